@@ -1,0 +1,61 @@
+"""authui: authentication for Python web apps, wire-compatible with Auth.js.
+
+The core is one coroutine, :func:`Auth`, that turns a framework-free
+:class:`~authui.http.Request` into a :class:`~authui.http.Response`.
+"""
+
+from __future__ import annotations
+
+from authui.checks import ConfigCheck as ConfigCheck
+from authui.checks import assert_config as assert_config
+from authui.config import AuthConfig as AuthConfig
+from authui.config import Callbacks as Callbacks
+from authui.config import Events as Events
+from authui.config import Experimental as Experimental
+from authui.config import JWTOptions as JWTOptions
+from authui.config import Pages as Pages
+from authui.config import SessionOptions as SessionOptions
+from authui.config import Theme as Theme
+from authui.config import raw as raw
+from authui.config import skip_csrf_check as skip_csrf_check
+from authui.cookies import CookieOverride as CookieOverride
+from authui.core import Auth as Auth
+from authui.dates import is_date as is_date
+from authui.env import set_env_defaults as set_env_defaults
+from authui.errors import AuthError as AuthError
+from authui.errors import CredentialsSignin as CredentialsSignin
+from authui.http import InternalResponse as InternalResponse
+from authui.http import Request as Request
+from authui.http import Response as Response
+from authui.providers.credentials import Credentials as Credentials
+from authui.urls import create_action_url as create_action_url
+from authui.urls import is_auth_action as is_auth_action
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Auth",
+    "AuthConfig",
+    "AuthError",
+    "Callbacks",
+    "ConfigCheck",
+    "CookieOverride",
+    "Credentials",
+    "CredentialsSignin",
+    "Events",
+    "Experimental",
+    "InternalResponse",
+    "JWTOptions",
+    "Pages",
+    "Request",
+    "Response",
+    "SessionOptions",
+    "Theme",
+    "assert_config",
+    "create_action_url",
+    "is_auth_action",
+    "is_date",
+    "raw",
+    "set_env_defaults",
+    "skip_csrf_check",
+]

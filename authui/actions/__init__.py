@@ -1,0 +1,50 @@
+"""The action table: which coroutine answers which (method, action)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from authui.actions import callback, csrf_token, pages, providers, session, signin, signout
+from authui.context import Context
+from authui.errors import MissingCSRF, UnknownAction
+from authui.http import InternalResponse
+
+Action = Callable[[Context], Awaitable[InternalResponse]]
+
+GET: dict[str, Action] = {
+    "callback": callback.get,
+    "csrf": csrf_token.get,
+    "error": pages.error,
+    "providers": providers.get,
+    "session": session.get,
+    "signin": pages.signin,
+    "signout": pages.signout,
+    "verify-request": pages.verify_request,
+    "webauthn-options": callback.webauthn_options,
+}
+
+POST: dict[str, Action] = {
+    "callback": callback.post,
+    "session": session.post,
+    "signin": signin.post,
+    "signout": signout.post,
+}
+
+CSRF_CHECKED = frozenset({"session", "signin", "signout"})
+
+
+async def dispatch(ctx: Context) -> InternalResponse:
+    """Run the action the request names, checking CSRF where the table requires it."""
+    table = GET if ctx.method == "GET" else POST
+    action = table.get(ctx.action)
+    if action is None:
+        raise UnknownAction(f"Cannot handle action: {ctx.method} {ctx.action}")
+    if ctx.method == "POST" and ctx.action in CSRF_CHECKED:
+        require_csrf(ctx)
+    return await action(ctx)
+
+
+def require_csrf(ctx: Context) -> None:
+    """Raise ``MissingCSRF`` unless the request carried a valid CSRF token."""
+    if not ctx.csrf.verified:
+        raise MissingCSRF(f"CSRF token was missing during an action {ctx.action}")

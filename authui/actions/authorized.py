@@ -1,0 +1,57 @@
+"""The end of every sign-in: the ``sign_in`` callback, the session, the event, the redirect."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from authui.callbacks import emit, invoke
+from authui.context import Context
+from authui.errors import AccessDenied
+from authui.http import InternalResponse
+from authui.sessions import strategy_for
+
+
+async def allowed_redirect(ctx: Context, **params: Any) -> str | None:
+    """Run the ``sign_in`` callback: ``None`` to go on, a URL to go elsewhere.
+
+    Raises:
+        AccessDenied: The callback returned a false value or raised.
+    """
+    try:
+        verdict = await invoke(ctx.options.sign_in_callback, **params)
+    except Exception as exc:
+        raise AccessDenied(cause={"err": exc}) from exc
+    if not verdict:
+        raise AccessDenied("The sign_in callback refused the sign-in")
+    if isinstance(verdict, str):
+        return str(await invoke(ctx.options.redirect_callback, url=verdict, base_url=ctx.origin))
+    return None
+
+
+async def finish_sign_in(
+    ctx: Context,
+    *,
+    user: dict[str, Any],
+    account: dict[str, Any] | None,
+    profile: Any = None,
+    credentials: dict[str, Any] | None = None,
+    is_new_user: bool | None = None,
+) -> InternalResponse:
+    """Check ``sign_in``, create the session, emit ``sign_in`` and redirect."""
+    elsewhere = await allowed_redirect(
+        ctx, user=user, account=account, profile=profile, credentials=credentials
+    )
+    if elsewhere is not None:
+        return InternalResponse(redirect=elsewhere)
+    cookies = await strategy_for(ctx.options).create(
+        ctx, user=user, account=account, profile=profile, is_new_user=is_new_user
+    )
+    await emit(
+        ctx.options.config.events.sign_in,
+        ctx.options.logger,
+        user=user,
+        account=account,
+        profile=profile,
+        is_new_user=is_new_user,
+    )
+    return InternalResponse(redirect=ctx.callback_url, cookies=cookies)

@@ -1,0 +1,25 @@
+"""GET /csrf: the CSRF token for clients that build their own forms."""
+
+from __future__ import annotations
+
+from authui.context import Context
+from authui.cookies import deletion
+from authui.http import InternalResponse
+
+NO_CACHE = [
+    ("Cache-Control", "private, no-cache, no-store"),
+    ("Expires", "0"),
+    ("Pragma", "no-cache"),
+]
+
+
+async def get(ctx: Context) -> InternalResponse:
+    if ctx.options.config.skip_csrf_check is not None:
+        ctx.options.logger.warn("csrf-disabled")
+        option = ctx.cookies.csrf_token
+        ctx.set_cookies[:] = [c for c in ctx.set_cookies if c.name != option.name]
+        return InternalResponse(status=404, cookies=[deletion(option.name, option.options)])
+    return InternalResponse(
+        headers=[("Content-Type", "application/json"), *NO_CACHE],
+        body={"csrfToken": ctx.csrf.token},
+    )

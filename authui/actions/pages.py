@@ -1,0 +1,88 @@
+"""GET /signin, /signout, /error and /verify-request: the built-in pages, or a redirect to
+the app's own page when ``pages`` names one."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+from authui.context import Context
+from authui.errors import UnknownAction
+from authui.http import InternalResponse
+from authui.pages import render, render_error_page, signin_error_message
+from authui.providers.credentials import Credentials
+
+
+def _join(path: str, params: dict[str, str]) -> str:
+    return path + ("&" if "?" in path else "?") + urlencode(params)
+
+
+async def signin(ctx: Context) -> InternalResponse:
+    if ctx.provider_id is not None:
+        raise UnknownAction("GET /signin/<provider> is not supported: POST to it instead")
+    error = ctx.query.get("error")
+    custom = ctx.options.config.pages.sign_in
+    if custom:
+        params = {"callbackUrl": ctx.callback_url}
+        if error:
+            params["error"] = error
+        return InternalResponse(redirect=_join(custom, params))
+    providers: list[dict[str, Any]] = [
+        {
+            "id": p.id,
+            "name": p.name,
+            "type": p.type,
+            "signin_url": ctx.action_url("signin", p.id),
+            "callback_url": ctx.action_url("callback", p.id),
+            "credentials": p.credentials if isinstance(p, Credentials) else {},
+        }
+        for p in ctx.options.providers.values()
+        if not (isinstance(p, Credentials) and not p.credentials)
+    ]
+    return render(
+        ctx.options,
+        "signin.html",
+        "Sign In",
+        providers=providers,
+        csrf_token=ctx.csrf.token,
+        callback_url=ctx.callback_url,
+        error=signin_error_message(error) if error else None,
+        email=ctx.query.get("email", ""),
+    )
+
+
+async def signout(ctx: Context) -> InternalResponse:
+    custom = ctx.options.config.pages.sign_out
+    if custom:
+        return InternalResponse(redirect=custom)
+    return render(
+        ctx.options,
+        "signout.html",
+        "Sign Out",
+        action=ctx.action_url("signout"),
+        csrf_token=ctx.csrf.token,
+    )
+
+
+async def verify_request(ctx: Context) -> InternalResponse:
+    custom = ctx.options.config.pages.verify_request
+    if custom:
+        query = urlsplit(ctx.url).query
+        return InternalResponse(redirect=custom + (f"?{query}" if query else ""))
+    return render(
+        ctx.options,
+        "verify_request.html",
+        "Verify Request",
+        site_url=ctx.origin,
+        site_host=urlsplit(ctx.origin).netloc,
+    )
+
+
+async def error(ctx: Context) -> InternalResponse:
+    value = ctx.query.get("error", "")
+    custom = ctx.options.config.pages.error
+    if custom:
+        return InternalResponse(redirect=_join(custom, {"error": value}))
+    return render_error_page(
+        ctx.options, value, sign_in_url=ctx.action_url("signin"), site_url=ctx.origin
+    )

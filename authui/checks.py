@@ -1,0 +1,157 @@
+"""``assert_config``: configuration errors and warnings, named after the error types."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from authui.config import AuthConfig
+from authui.errors import (
+    AuthError,
+    InvalidCallbackUrl,
+    InvalidProvider,
+    MissingAdapter,
+    MissingAdapterMethods,
+    MissingAuthorize,
+    MissingSecret,
+    UnsupportedStrategy,
+    UntrustedHost,
+)
+from authui.http import Request
+from authui.logger import WarningCode
+from authui.providers.credentials import Credentials
+from authui.urls import is_valid_callback_url
+
+DATABASE_SESSION_METHODS = (
+    "create_user",
+    "get_user",
+    "get_user_by_email",
+    "get_user_by_account",
+    "update_user",
+    "link_account",
+    "create_session",
+    "get_session_and_user",
+    "update_session",
+    "delete_session",
+)
+
+MIN_SECRET_LENGTH = 32
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigCheck:
+    """The outcome of :func:`assert_config`: errors (first one decides) and warnings."""
+
+    errors: list[AuthError] = field(default_factory=list)
+    warnings: list[WarningCode] = field(default_factory=list)
+
+
+def session_strategy(config: AuthConfig) -> str:
+    """The effective strategy: as configured, else database with an adapter, else jwt."""
+    return config.session.strategy or ("database" if config.adapter is not None else "jwt")
+
+
+def assert_config(
+    config: AuthConfig,
+    request: Request | None = None,
+    *,
+    callback_url_cookie_name: str | None = None,
+) -> ConfigCheck:
+    """Check a configuration, in the order of Auth.js's ``assertConfig``.
+
+    Without a request only the request-independent checks run (what integrations do at
+    start-up). With one, the host trust and the ``callbackUrl`` query parameter and cookie
+    are checked too.
+
+    Args:
+        config: The configuration (after :func:`authui.set_env_defaults`).
+        request: The request being served, if any.
+        callback_url_cookie_name: Name of the callback-url cookie in this request's mode.
+    """
+    static = static_check(config)
+    if request is None:
+        return static
+    errors = [*host_errors(config), *static.errors[:1]]
+    errors += callback_url_errors(request, callback_url_cookie_name or "")
+    errors += static.errors[1:]
+    return ConfigCheck(errors, static.warnings)
+
+
+def host_errors(config: AuthConfig) -> list[AuthError]:
+    """``UntrustedHost`` unless the host is trusted or a fixed URL makes it irrelevant."""
+    if config.trust_host or config.url:
+        return []
+    return [
+        UntrustedHost(
+            "Host must be trusted: set AUTH_URL (config.url), or AUTH_TRUST_HOST=true "
+            "(config.trust_host=True) when a proxy or the server sets the Host header"
+        )
+    ]
+
+
+def callback_url_errors(request: Request, cookie_name: str) -> list[AuthError]:
+    """``InvalidCallbackUrl`` for a query parameter or cookie that is no path or http(s) URL."""
+    errors: list[AuthError] = []
+    query_url = request.query.get("callbackUrl")
+    if query_url is not None and not is_valid_callback_url(query_url):
+        errors.append(InvalidCallbackUrl("Invalid callback URL in the query"))
+    cookie_url = request.cookies.get(cookie_name)
+    if cookie_url and not is_valid_callback_url(cookie_url):
+        errors.append(InvalidCallbackUrl("Invalid callback URL in the cookie"))
+    return errors
+
+
+def static_check(config: AuthConfig) -> ConfigCheck:
+    """The request-independent checks: secret, providers, adapter; and the warnings."""
+    errors: list[AuthError] = []
+    warnings: list[WarningCode] = []
+    secrets = [config.secret] if isinstance(config.secret, str) else list(config.secret or ())
+    if not any(secrets) and not config.development:
+        errors.append(MissingSecret("Please define a `secret` (AUTH_SECRET)"))
+    errors.extend(_provider_errors(config))
+    errors.extend(_adapter_errors(config))
+    if any(s and len(s) < MIN_SECRET_LENGTH for s in secrets):
+        warnings.append("weak-secret")
+    if config.debug:
+        warnings.append("debug-enabled")
+    if config.skip_csrf_check is not None:
+        warnings.append("csrf-disabled")
+    if config.experimental.enable_webauthn:
+        warnings.append("experimental-webauthn")
+    return ConfigCheck(errors, warnings)
+
+
+def _provider_errors(config: AuthConfig) -> list[AuthError]:
+    errors: list[AuthError] = []
+    duplicates = [pid for pid, n in Counter(p.id for p in config.providers).items() if n > 1]
+    if duplicates:
+        errors.append(InvalidProvider(f"Provider ids must be unique; repeated: {duplicates}"))
+    credentials = [p for p in config.providers if isinstance(p, Credentials)]
+    only_credentials = bool(credentials) and len(credentials) == len(config.providers)
+    if only_credentials and session_strategy(config) == "database":
+        errors.append(
+            UnsupportedStrategy("Signing in with credentials only is supported with the JWT strategy")
+        )
+    errors.extend(
+        MissingAuthorize(f"Credentials provider {p.id!r} has no `authorize` function")
+        for p in credentials
+        if p.authorize is None
+    )
+    return errors
+
+
+def _adapter_errors(config: AuthConfig) -> list[AuthError]:
+    if session_strategy(config) != "database":
+        return []
+    if config.adapter is None:
+        return [MissingAdapter("Database sessions need an adapter")]
+    missing = [
+        m for m in DATABASE_SESSION_METHODS if not callable(getattr(config.adapter, m, None))
+    ]
+    if missing:
+        return [
+            MissingAdapterMethods(
+                f"Database sessions need these adapter methods, which are missing: {missing}"
+            )
+        ]
+    return []

@@ -1,0 +1,231 @@
+"""Configuration: :class:`AuthConfig` and its parts, all frozen dataclasses.
+
+Field names are the Python spelling of the Auth.js options (``basePath`` → ``base_path``).
+A config is immutable: :func:`set_env_defaults` returns a new one. Build it once at start-up
+and pass the same object to every :func:`authui.Auth` call; everything derived from it
+(keys, provider table, cookie names) is computed once per config object.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from authui.cookies import CookieOverride
+from authui.logger import Logger
+from authui.providers.base import Provider
+
+Maybe = Awaitable[Any] | Any
+Callback = Callable[..., Any]
+"""A callback or event handler: a function or coroutine function taking keyword arguments.
+
+authui passes only the keyword arguments a function declares (or all of them to one taking
+``**kwargs``), so ``def jwt(token, user=None): …`` is a valid ``jwt`` callback.
+"""
+
+SessionStrategy = Literal["jwt", "database"]
+
+
+class Raw(enum.Enum):
+    """Type of :data:`raw`."""
+
+    raw = "raw"
+
+
+class SkipCSRFCheck(enum.Enum):
+    """Type of :data:`skip_csrf_check`."""
+
+    skip_csrf_check = "skip_csrf_check"
+
+
+raw = Raw.raw
+"""Set ``AuthConfig(raw=raw)`` to get an :class:`~authui.http.InternalResponse` (for
+framework authors)."""
+
+skip_csrf_check = SkipCSRFCheck.skip_csrf_check
+"""Set ``AuthConfig(skip_csrf_check=skip_csrf_check)`` to turn CSRF checks off. Only for
+framework integrations that check CSRF themselves."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SessionOptions:
+    """How sessions are kept.
+
+    Attributes:
+        strategy: ``"jwt"`` (an encrypted cookie) or ``"database"`` (a token in the cookie,
+            the session in the adapter). Defaults to ``"database"`` with an adapter,
+            ``"jwt"`` without.
+        max_age: Seconds of inactivity after which a session expires (30 days).
+        update_age: Database sessions: extend the expiry at most this often, in seconds
+            (1 day); 0 extends on every access. JWT sessions are re-issued on every check.
+        generate_session_token: Makes database session tokens (default: a random UUID).
+    """
+
+    strategy: SessionStrategy | None = None
+    max_age: int = 30 * 24 * 60 * 60
+    update_age: int = 24 * 60 * 60
+    generate_session_token: Callable[[], str] | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class JWTOptions:
+    """JWT session options.
+
+    Attributes:
+        max_age: Lifetime of an issued JWT in seconds; defaults to ``session.max_age``.
+        encode: Replaces :func:`authui.jwt.encode`; called with ``token``, ``secret``,
+            ``salt`` and ``max_age`` keywords, may be async.
+        decode: Replaces :func:`authui.jwt.decode`; called with ``token``, ``secret`` and
+            ``salt``, may be async.
+    """
+
+    max_age: int | None = None
+    encode: Callback | None = None
+    decode: Callback | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pages:
+    """Paths of your own pages, replacing the built-in ones (``"/login"``, …)."""
+
+    sign_in: str | None = None
+    sign_out: str | None = None
+    error: str | None = None
+    verify_request: str | None = None
+    new_user: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Theme:
+    """The look of the built-in pages.
+
+    Attributes:
+        color_scheme: ``"auto"`` follows the browser's preference.
+        logo: URL of a logo shown on every page.
+        brand_color: CSS colour of buttons and links.
+        button_text: CSS colour of button text.
+    """
+
+    color_scheme: Literal["auto", "dark", "light"] = "auto"
+    logo: str = ""
+    brand_color: str = ""
+    button_text: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Callbacks:
+    """Functions that decide what happens during sign-in and session checks.
+
+    Each may be sync or async and receives keyword arguments (see :data:`Callback`).
+
+    Attributes:
+        jwt: ``(token, user, account, profile, trigger, is_new_user, session)`` → the JWT
+            to store, or ``None`` to end the session. Called at sign-in (``trigger`` is
+            ``"signIn"`` or ``"signUp"``), on every session check, and on an update
+            (``trigger="update"``, with the client's data in ``session``: validate it).
+        session: ``(session, token, user, new_session, trigger)`` → what the session
+            endpoint returns. By default only name, email and image are exposed.
+        sign_in: ``(user, account, profile, email, credentials)`` → ``True`` to go on,
+            ``False`` to refuse (``AccessDenied``), or a URL to redirect to instead.
+        redirect: ``(url, base_url)`` → the URL to send the user to after sign-in or
+            sign-out. The default allows only the site's own origin.
+        authorized: ``(auth, request)`` → used by integrations to protect views.
+    """
+
+    jwt: Callback | None = None
+    session: Callback | None = None
+    sign_in: Callback | None = None
+    redirect: Callback | None = None
+    authorized: Callback | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Events:
+    """Audit hooks, called with keyword arguments; failures are logged and swallowed.
+
+    Attributes:
+        sign_in: ``(user, account, profile, is_new_user)``.
+        sign_out: ``(token)`` for JWT sessions, ``(session)`` for database sessions.
+        create_user: ``(user)``.
+        update_user: ``(user)``.
+        link_account: ``(user, account, profile)``.
+        session: ``(session, token)`` on every session check.
+    """
+
+    sign_in: Callback | None = None
+    sign_out: Callback | None = None
+    create_user: Callback | None = None
+    update_user: Callback | None = None
+    link_account: Callback | None = None
+    session: Callback | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Experimental:
+    """Experimental features; each logs a warning when on."""
+
+    enable_webauthn: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False, weakref_slot=True)
+class AuthConfig:
+    """Everything authui needs to know about your app's authentication.
+
+    Attributes:
+        providers: The ways to sign in, in the order the sign-in page lists them.
+        secret: A random string of at least 32 characters, or a list with the newest
+            first to rotate. Defaults to ``AUTH_SECRET`` (see :func:`set_env_defaults`).
+        adapter: The data layer for users, accounts and database sessions.
+        base_path: Where the routes live (``/auth``).
+        url: The public URL of the auth routes (``AUTH_URL``). When set, its origin is used
+            instead of the request's host, which makes the Host header irrelevant.
+        trust_host: Trust the request's host for building URLs. Needed when ``url`` is not
+            set; only safe when a proxy or the server sets the host.
+        use_secure_cookies: ``__Secure-`` cookies with the ``Secure`` flag; defaults to
+            whether the request is HTTPS.
+        session: Session strategy and lifetimes.
+        jwt: JWT session options.
+        callbacks: Control hooks.
+        events: Audit hooks.
+        pages: Your own pages instead of the built-in ones.
+        theme: The look of the built-in pages.
+        cookies: Overrides of cookie names and attributes, keyed by ``session_token``,
+            ``callback_url``, ``csrf_token``, ``pkce_code_verifier``, ``state``, ``nonce``
+            or ``webauthn_challenge``.
+        redirect_proxy_url: Base URL of a redirect proxy for OAuth callbacks
+            (``AUTH_REDIRECT_PROXY_URL``).
+        debug: Log debug messages (they include user data; not for production).
+        logger: Where messages go; defaults to the ``authui`` Python logger.
+        development: Development mode: without a secret, make one up (loudly) instead of
+            refusing to start.
+        experimental: Experimental features.
+        skip_csrf_check: :data:`skip_csrf_check` turns CSRF checks off (integrations only).
+        raw: :data:`raw` makes :func:`authui.Auth` return an
+            :class:`~authui.http.InternalResponse` (integrations only).
+        max_body_size: Larger request bodies are refused with 413.
+    """
+
+    providers: Sequence[Provider] = ()
+    secret: str | Sequence[str] | None = None
+    adapter: Any = None
+    base_path: str | None = None
+    url: str | None = None
+    trust_host: bool | None = None
+    use_secure_cookies: bool | None = None
+    session: SessionOptions = field(default_factory=SessionOptions)
+    jwt: JWTOptions = field(default_factory=JWTOptions)
+    callbacks: Callbacks = field(default_factory=Callbacks)
+    events: Events = field(default_factory=Events)
+    pages: Pages = field(default_factory=Pages)
+    theme: Theme = field(default_factory=Theme)
+    cookies: Mapping[str, CookieOverride] = field(default_factory=dict)
+    redirect_proxy_url: str | None = None
+    debug: bool = False
+    logger: Logger | None = None
+    development: bool = False
+    experimental: Experimental = field(default_factory=Experimental)
+    skip_csrf_check: SkipCSRFCheck | None = None
+    raw: Raw | None = None
+    max_body_size: int = 64 * 1024

@@ -1,0 +1,227 @@
+"""``Auth(request, config)``: parse, check, initialise, dispatch, respond.
+
+This is the whole framework-free core. Integrations turn their framework's request into an
+:class:`authui.http.Request`, await :func:`Auth`, and turn the :class:`authui.http.Response`
+back. Nothing here keeps state between requests.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+from authui.actions import dispatch
+from authui.callbacks import invoke
+from authui.checks import callback_url_errors, host_errors
+from authui.config import AuthConfig
+from authui.context import Context
+from authui.cookies import Cookie
+from authui.csrf import create_csrf_state
+from authui.errors import AuthError, CredentialsSignin, ErrorPageLoop, UnknownAction
+from authui.http import BadRequestBody, InternalResponse, Request, Response
+from authui.options import Options, resolve
+from authui.pages import render_error_page
+from authui.urls import ACTIONS_WITH_PROVIDER, is_auth_action, origin_of
+
+RETURN_REDIRECT = "x-auth-return-redirect"
+JSON_HEADER = ("Content-Type", "application/json")
+PAGE_ACTIONS = frozenset({"signin", "signout", "error", "verify-request"})
+CONFIG_ERROR_MESSAGE = (
+    "There was a problem with the server configuration. Check the server logs for more information."
+)
+
+
+async def Auth(request: Request, config: AuthConfig) -> Response | InternalResponse:
+    """Answer one request to the auth routes.
+
+    Args:
+        request: The request; its URL's path must start with the configured base path.
+        config: The configuration. Pass the same object every time: what it resolves to is
+            computed once per object.
+
+    Returns:
+        The HTTP response; with ``config.raw`` set, the :class:`InternalResponse` instead.
+
+    Raises:
+        AuthError: Only with ``config.raw`` set and no ``X-Auth-Return-Redirect`` header,
+            for errors an integration should handle itself (e.g. a refused sign-in in a
+            server-side form action).
+    """
+    options = resolve(config)
+    internal = await _handle(request, options)
+    if config.raw is not None:
+        return internal
+    return to_response(internal, return_redirect=RETURN_REDIRECT in request.headers)
+
+
+def _json(status: int, data: object) -> InternalResponse:
+    return InternalResponse(status=status, headers=[JSON_HEADER], body=data)
+
+
+async def _handle(request: Request, options: Options) -> InternalResponse:
+    config = options.config
+    logger = options.logger
+    try:
+        url = _effective_url(request.url, options)
+        action, provider_id = _parse_path(urlsplit(url).path, request.method, options.base_path)
+    except UnknownAction as error:
+        logger.error(error)
+        return _json(400, "Bad request.")
+    except ValueError:
+        return _json(400, {"message": "The request URL is malformed."})
+    if len(request.body) > config.max_body_size:
+        return _json(413, {"message": "The request body is too large."})
+    try:
+        body = request.form()
+    except BadRequestBody as exc:
+        return _json(400, {"message": str(exc)})
+
+    cookies = options.cookies(url)
+    problems = host_errors(config)
+    if options.static_error is not None:
+        problems.append(options.static_error)
+    problems += callback_url_errors(request, cookies.callback_url.name)
+    if problems:
+        if problems[0] is not options.static_error:
+            logger.error(problems[0])
+        return _configuration_error(request, action, url, options)
+
+    csrf = create_csrf_state(
+        cookie_value=request.cookies.get(cookies.csrf_token.name),
+        body_token=body.get("csrfToken"),
+        is_post=request.method == "POST",
+        keys=options.keys,
+    )
+    ctx = Context(
+        request=request,
+        options=options,
+        action=action,
+        provider_id=provider_id,
+        url=url,
+        origin=origin_of(url),
+        body=body,
+        cookies=cookies,
+        csrf=csrf,
+    )
+    try:
+        await _init(ctx)
+        internal = await dispatch(ctx)
+    except Exception as exc:
+        return _error_response(ctx, exc)
+    internal.cookies[:0] = ctx.set_cookies
+    return internal
+
+
+def _effective_url(url: str, options: Options) -> str:
+    """The request URL, with the origin of ``AUTH_URL`` when one is configured."""
+    parts = urlsplit(url)
+    origin_of(url)  # validates scheme, host and port
+    if options.fixed_origin is None:
+        return url
+    fixed = urlsplit(options.fixed_origin)
+    return urlunsplit((fixed.scheme, fixed.netloc, parts.path, parts.query, ""))
+
+
+def _parse_path(path: str, method: str, base_path: str) -> tuple[str, str | None]:
+    if method not in ("GET", "POST"):
+        raise UnknownAction(f"Unsupported HTTP method {method!r}; only GET and POST")
+    prefix = base_path.rstrip("/") + "/"
+    if not path.startswith(prefix):
+        raise UnknownAction(f"Cannot parse action at {path!r}: it is outside {base_path!r}")
+    segments = [s for s in path[len(prefix) :].split("/") if s]
+    if not 1 <= len(segments) <= 2:
+        raise UnknownAction(f"Cannot parse action at {path!r}")
+    action = segments[0]
+    provider_id = segments[1] if len(segments) == 2 else None
+    if provider_id == "undefined":
+        provider_id = None
+    if not is_auth_action(action) or (provider_id and action not in ACTIONS_WITH_PROVIDER):
+        raise UnknownAction(f"Cannot parse action at {path!r}")
+    return action, provider_id
+
+
+async def _init(ctx: Context) -> None:
+    """Queue the CSRF cookie and resolve the callback URL (body, query, then cookie)."""
+    options = ctx.options
+    if ctx.csrf.cookie_value is not None:
+        option = ctx.cookies.csrf_token
+        ctx.set_cookies.append(Cookie(option.name, ctx.csrf.cookie_value, option.options))
+    if options.config.skip_csrf_check is not None:
+        ctx.csrf = type(ctx.csrf)(token=ctx.csrf.token, verified=True, cookie_value=None)
+    requested = ctx.body.get("callbackUrl") or ctx.query.get("callbackUrl")
+    cookie_value = ctx.request.cookies.get(ctx.cookies.callback_url.name)
+    callback_url = ctx.origin
+    candidate = requested if isinstance(requested, str) and requested else cookie_value
+    if candidate:
+        callback_url = str(
+            await invoke(options.redirect_callback, url=candidate, base_url=ctx.origin)
+        )
+    ctx.callback_url = callback_url
+    if callback_url != cookie_value:
+        option = ctx.cookies.callback_url
+        ctx.set_cookies.append(Cookie(option.name, callback_url, option.options))
+
+
+def to_response(internal: InternalResponse, *, return_redirect: bool = False) -> Response:
+    """Serialise an internal response. With ``return_redirect``, a redirect becomes
+    ``200 {"url": …}`` keeping every header (the ``X-Auth-Return-Redirect`` contract)."""
+    headers = list(internal.headers)
+    headers += [("Set-Cookie", cookie.serialize()) for cookie in internal.cookies]
+    if internal.redirect is not None:
+        headers.append(("Location", internal.redirect))
+        if return_redirect:
+            headers = [(k, v) for k, v in headers if k.lower() != "content-type"]
+            return Response.json(200, {"url": internal.redirect}, headers)
+        return Response(302, headers)
+    body = internal.body
+    content_type = next((v for k, v in headers if k.lower() == "content-type"), "")
+    if isinstance(body, str) and "json" not in content_type:
+        data = body.encode()
+    elif body is None and not content_type:
+        data = b""
+    else:
+        data = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
+    return Response(internal.status, headers, data)
+
+
+def _configuration_error(
+    request: Request, action: str, url: str, options: Options
+) -> InternalResponse:
+    """The answer when the configuration is broken (reference §2.2 step 2)."""
+    if request.method == "GET" and action in PAGE_ACTIONS:
+        error_page = options.config.pages.error
+        if error_page:
+            if request.query.get("callbackUrl", "").startswith(error_page):
+                options.logger.error(
+                    ErrorPageLoop("The error page's callbackUrl points into the error page")
+                )
+            else:
+                target = _with_query(origin_of(url) + error_page, {"error": "Configuration"})
+                return InternalResponse(redirect=target)
+        return render_error_page(options, "Configuration", sign_in_url=None)
+    return _json(500, {"message": CONFIG_ERROR_MESSAGE})
+
+
+def _with_query(url: str, params: dict[str, str]) -> str:
+    return url + ("&" if "?" in url else "?") + urlencode(params)
+
+
+def _error_response(ctx: Context, exc: Exception) -> InternalResponse:
+    """Log an action's failure and send the user to the page its kind names (§2.7)."""
+    error = exc if isinstance(exc, AuthError) else AuthError(cause={"err": exc})
+    ctx.options.logger.error(error)
+    return_redirect = RETURN_REDIRECT in ctx.request.headers
+    if ctx.options.config.raw is not None and isinstance(exc, AuthError) and not return_redirect:
+        raise exc
+    if ctx.method == "POST" and ctx.action == "session":
+        return _json(400, None)
+    params = {"error": error.type if error.client_safe else "Configuration"}
+    if isinstance(error, CredentialsSignin):
+        params["code"] = error.code
+    pages = ctx.options.config.pages
+    custom = pages.sign_in if error.kind == "signIn" else pages.error
+    path = custom or f"{ctx.options.base_path}/{error.kind.lower()}"
+    url = _with_query(ctx.origin + path, params)
+    if return_redirect:
+        return _json(200, {"url": url})
+    return InternalResponse(redirect=url)

@@ -1,0 +1,316 @@
+"""The errors authui raises and logs.
+
+Every error has a stable ``type`` (the Auth.js error type of the same name), a ``kind``
+that picks the page a user is sent to (``"signIn"`` for the sign-in page, ``"error"`` for
+the error page), and ``client_safe``, which says whether its type may appear in a URL.
+Errors that are not client-safe reach the user as ``error=Configuration``; the details go
+to the server log only.
+
+Each type has an anchor on the errors reference page: ``docs/reference/errors.md#<type>``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+ErrorKind = Literal["signIn", "error"]
+
+DOCS_URL = "https://authui.readthedocs.io/en/latest/reference/errors/"
+
+
+class AuthError(Exception):
+    """Base class of every error authui raises.
+
+    Args:
+        message: What went wrong, for the server log. Never shown to users.
+        cause: Details for the log: the original exception under ``"err"`` plus any
+            context worth printing.
+    """
+
+    type: ClassVar[str] = "AuthError"
+    kind: ClassVar[ErrorKind] = "error"
+    client_safe: ClassVar[bool] = False
+
+    def __init__(self, message: str | None = None, *, cause: dict[str, Any] | None = None):
+        self.cause: dict[str, Any] = dict(cause or {})
+        error = self.cause.get("err")
+        if message is None and isinstance(error, BaseException):
+            message = str(error) or type(error).__name__
+        self.detail = message or self.type
+        super().__init__(f"{self.detail}. Read more at {self.docs_url}")
+        if isinstance(error, BaseException):
+            self.__cause__ = error
+
+    @property
+    def docs_url(self) -> str:
+        """Link to this error's entry in the errors reference."""
+        return f"{DOCS_URL}#{self.type.lower()}"
+
+
+class SignInError(AuthError):
+    """Base class of errors that send the user back to the sign-in page."""
+
+    kind: ClassVar[ErrorKind] = "signIn"
+
+
+class AccessDenied(AuthError):
+    """The ``sign_in`` callback returned ``False`` or raised."""
+
+    type = "AccessDenied"
+    client_safe = True
+
+
+class AdapterError(AuthError):
+    """An adapter method raised; the original error is in ``cause["err"]``."""
+
+    type = "AdapterError"
+
+
+class CallbackRouteError(AuthError):
+    """Something that is not an ``AuthError`` was raised while finishing a sign-in.
+
+    For example ``authorize`` raised a plain exception or a token exchange failed.
+    """
+
+    type = "CallbackRouteError"
+
+
+class ErrorPageLoop(AuthError):
+    """The custom error page's ``callbackUrl`` points back into the error page."""
+
+    type = "ErrorPageLoop"
+
+
+class EventError(AuthError):
+    """An event handler raised. It is logged and the flow goes on."""
+
+    type = "EventError"
+
+
+class InvalidCallbackUrl(AuthError):
+    """The ``callbackUrl`` query parameter or cookie is neither a path nor an http(s) URL."""
+
+    type = "InvalidCallbackUrl"
+
+
+class CredentialsSignin(SignInError):
+    """Raise this from a credentials provider's ``authorize`` to refuse a sign-in.
+
+    ``code`` is added to the sign-in page's URL (``?error=CredentialsSignin&code=<code>``),
+    so it must not reveal anything sensitive; subclass and set ``code`` to tell the page
+    which message to show.
+
+    Args:
+        message: For the server log.
+        code: Overrides the class's ``code`` for this instance.
+    """
+
+    type = "CredentialsSignin"
+    client_safe = True
+    code: str = "credentials"
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        code: str | None = None,
+        cause: dict[str, Any] | None = None,
+    ):
+        super().__init__(message, cause=cause)
+        if code is not None:
+            self.code = code
+
+
+class InvalidEndpoints(AuthError):
+    """An OAuth provider has neither an issuer nor all of its endpoint URLs."""
+
+    type = "InvalidEndpoints"
+
+
+class InvalidCheck(AuthError):
+    """A state, PKCE, nonce or challenge check cookie is missing, broken or foreign."""
+
+    type = "InvalidCheck"
+
+
+class JWTSessionError(AuthError):
+    """A JWT session could not be decoded or encoded; the session cookie is cleared."""
+
+    type = "JWTSessionError"
+
+
+class MissingAdapter(AuthError):
+    """A feature that needs an adapter (email, database sessions, passkeys) has none."""
+
+    type = "MissingAdapter"
+
+
+class MissingAdapterMethods(AuthError):
+    """The adapter lacks methods that the configured providers or strategy need."""
+
+    type = "MissingAdapterMethods"
+
+
+class MissingAuthorize(AuthError):
+    """A credentials provider has no ``authorize`` function."""
+
+    type = "MissingAuthorize"
+
+
+class MissingSecret(AuthError):
+    """No secret is configured (``secret=`` or ``AUTH_SECRET``)."""
+
+    type = "MissingSecret"
+
+
+class OAuthAccountNotLinked(SignInError):
+    """The OAuth account belongs to another user, or its email is already taken."""
+
+    type = "OAuthAccountNotLinked"
+    client_safe = True
+
+
+class OAuthCallbackError(SignInError):
+    """The OAuth provider answered the callback with an error."""
+
+    type = "OAuthCallbackError"
+    client_safe = True
+
+
+class OAuthProfileParseError(AuthError):
+    """A provider's ``profile`` function raised."""
+
+    type = "OAuthProfileParseError"
+
+
+class SessionTokenError(AuthError):
+    """A database session could not be read; the session answer is ``null``."""
+
+    type = "SessionTokenError"
+
+
+class OAuthSignInError(SignInError):
+    """Starting an OAuth sign-in failed."""
+
+    type = "OAuthSignInError"
+
+
+class EmailSignInError(SignInError):
+    """Sending a sign-in email failed."""
+
+    type = "EmailSignInError"
+
+
+class SignOutError(AuthError):
+    """Ending a session failed. Logged; the session cookies are cleared all the same."""
+
+    type = "SignOutError"
+
+
+class UnknownAction(AuthError):
+    """The request names no action authui knows, or uses an unsupported method."""
+
+    type = "UnknownAction"
+
+
+class UnsupportedStrategy(AuthError):
+    """The session strategy cannot work with the configured providers."""
+
+    type = "UnsupportedStrategy"
+
+
+class InvalidProvider(AuthError):
+    """The provider in the URL does not exist or cannot serve this action."""
+
+    type = "InvalidProvider"
+
+
+class UntrustedHost(AuthError):
+    """The request's host is not trusted: set ``AUTH_URL`` or ``trust_host=True``."""
+
+    type = "UntrustedHost"
+
+
+class Verification(AuthError):
+    """A sign-in link was already used, has expired or belongs to another address."""
+
+    type = "Verification"
+    client_safe = True
+
+
+class MissingCSRF(SignInError):
+    """A state-changing POST came without a valid CSRF token."""
+
+    type = "MissingCSRF"
+    client_safe = True
+
+
+class AccountNotLinked(SignInError):
+    """The passkey belongs to another user."""
+
+    type = "AccountNotLinked"
+    client_safe = True
+
+
+class DuplicateConditionalUI(AuthError):
+    """More than one passkey provider asks for conditional UI (autofill)."""
+
+    type = "DuplicateConditionalUI"
+
+
+class MissingWebAuthnAutocomplete(AuthError):
+    """A passkey provider with conditional UI has no field with ``autocomplete`` "webauthn"."""
+
+    type = "MissingWebAuthnAutocomplete"
+
+
+class WebAuthnVerificationError(AuthError):
+    """The browser's passkey response did not verify."""
+
+    type = "WebAuthnVerificationError"
+    client_safe = True
+
+
+class ExperimentalFeatureNotEnabled(AuthError):
+    """An experimental feature is used without its ``experimental`` flag."""
+
+    type = "ExperimentalFeatureNotEnabled"
+
+
+ERROR_TYPES: tuple[type[AuthError], ...] = (
+    AuthError,
+    AccessDenied,
+    AccountNotLinked,
+    AdapterError,
+    CallbackRouteError,
+    CredentialsSignin,
+    DuplicateConditionalUI,
+    EmailSignInError,
+    ErrorPageLoop,
+    EventError,
+    ExperimentalFeatureNotEnabled,
+    InvalidCallbackUrl,
+    InvalidCheck,
+    InvalidEndpoints,
+    InvalidProvider,
+    JWTSessionError,
+    MissingAdapter,
+    MissingAdapterMethods,
+    MissingAuthorize,
+    MissingCSRF,
+    MissingSecret,
+    MissingWebAuthnAutocomplete,
+    OAuthAccountNotLinked,
+    OAuthCallbackError,
+    OAuthProfileParseError,
+    OAuthSignInError,
+    SessionTokenError,
+    SignInError,
+    SignOutError,
+    UnknownAction,
+    UnsupportedStrategy,
+    UntrustedHost,
+    Verification,
+    WebAuthnVerificationError,
+)
+"""Every error class, for docs and tests; ``SignInError`` is abstract but listed."""

@@ -1,0 +1,203 @@
+"""Framework-free HTTP messages: what integrations hand to :func:`authui.Auth` and get back.
+
+A :class:`Request` is the method, absolute URL, headers and raw body of one HTTP request;
+its parsed parts (query, cookies, form or JSON body) are derived on demand. A
+:class:`Response` is a status, a header list (``Set-Cookie`` may repeat) and a body.
+:class:`InternalResponse` is the unserialised result returned with ``AuthConfig(raw=raw)``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from authui.cookies import Cookie
+
+JSONValue = Any
+
+
+class BadRequestBody(ValueError):
+    """The body cannot be read as its ``Content-Type`` says (bad UTF-8, bad JSON)."""
+
+
+class Headers(Mapping[str, str]):
+    """Case-insensitive, multi-valued HTTP headers. ``headers[name]`` is the first value."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Iterable[tuple[str, str]] | Mapping[str, str] = ()):
+        pairs = items.items() if isinstance(items, Mapping) else items
+        self._items: tuple[tuple[str, str], ...] = tuple((k.lower(), v) for k, v in pairs)
+
+    def __getitem__(self, name: str) -> str:
+        key = name.lower()
+        for k, v in self._items:
+            if k == key:
+                return v
+        raise KeyError(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict.fromkeys(k for k, _ in self._items))
+
+    def __len__(self) -> int:
+        return len(set(k for k, _ in self._items))
+
+    def get_all(self, name: str) -> list[str]:
+        """Every value of ``name``, in order."""
+        key = name.lower()
+        return [v for k, v in self._items if k == key]
+
+    def items_all(self) -> tuple[tuple[str, str], ...]:
+        """Every (lower-cased name, value) pair, in order."""
+        return self._items
+
+    def __repr__(self) -> str:
+        return f"Headers({list(self._items)!r})"
+
+
+def parse_cookie_header(header: str) -> dict[str, str]:
+    """Parse a ``Cookie`` header as browsers send it.
+
+    The first occurrence of a name wins and values are percent-decoded, as in Auth.js.
+    Parsing is lenient like browsers and Starlette (``http.cookies`` drops every cookie after
+    the first one it dislikes, which would lose sessions to one odd third-party cookie).
+    """
+    cookies: dict[str, str] = {}
+    for part in header.split(";"):
+        name, sep, value = part.partition("=")
+        name = name.strip()
+        if not sep or not name or name in cookies:
+            continue
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] == '"':
+            value = value[1:-1]
+        cookies[name] = unquote(value, errors="replace")
+    return cookies
+
+
+@dataclass(frozen=True)
+class Request:
+    """An HTTP request as authui sees it.
+
+    Args:
+        method: The HTTP method, any case.
+        url: The absolute URL the client asked for, as the integration reconstructed it
+            (scheme, host and path; behind a proxy, the public ones).
+        headers: The request headers.
+        body: The raw body bytes.
+    """
+
+    method: str
+    url: str
+    headers: Headers = field(default_factory=Headers)
+    body: bytes = b""
+
+    @classmethod
+    def build(
+        cls,
+        method: str,
+        url: str,
+        *,
+        headers: Iterable[tuple[str, str]] | Mapping[str, str] = (),
+        body: bytes | str = b"",
+    ) -> Request:
+        """Make a request from plain values (a convenience for integrations and tests)."""
+        raw = body.encode() if isinstance(body, str) else body
+        return cls(method.upper(), url, Headers(headers), raw)
+
+    @property
+    def content_type(self) -> str:
+        return self.headers.get("content-type", "")
+
+    @cached_property
+    def query(self) -> dict[str, str]:
+        """The query string as a dict; for a repeated key the last value wins."""
+        return dict(parse_qsl(urlsplit(self.url).query, keep_blank_values=True))
+
+    @cached_property
+    def cookies(self) -> dict[str, str]:
+        """Cookies from the ``Cookie`` header(s); for a repeated name the first wins."""
+        return parse_cookie_header("; ".join(self.headers.get_all("cookie")))
+
+    def form(self) -> dict[str, JSONValue]:
+        """The body of a POST as a dict.
+
+        JSON bodies (``application/json``) and URL-encoded forms are read; other content
+        types give an empty dict, as in Auth.js.
+
+        Raises:
+            BadRequestBody: The body is not valid UTF-8, not valid JSON, or JSON that is not
+                an object.
+        """
+        if self.method != "POST" or not self.body:
+            return {}
+        content_type = self.content_type.lower()
+        try:
+            text = self.body.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise BadRequestBody("The request body is not valid UTF-8.") from exc
+        if "application/json" in content_type:
+            try:
+                data = json.loads(text)
+            except ValueError as exc:
+                raise BadRequestBody("The request body is not valid JSON.") from exc
+            if not isinstance(data, dict):
+                raise BadRequestBody("The JSON request body must be an object.")
+            return data
+        if "application/x-www-form-urlencoded" in content_type:
+            return dict(parse_qsl(text, keep_blank_values=True))
+        return {}
+
+
+@dataclass(slots=True)
+class InternalResponse:
+    """The unserialised answer of an action (what ``AuthConfig(raw=raw)`` returns).
+
+    ``redirect`` is a URL to send the browser to; otherwise ``body`` is JSON-able data or
+    HTML text, with ``headers`` saying which.
+    """
+
+    status: int = 200
+    headers: list[tuple[str, str]] = field(default_factory=list)
+    body: JSONValue = None
+    redirect: str | None = None
+    cookies: list[Cookie] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Response:
+    """An HTTP response: status, headers (``Set-Cookie`` may repeat) and body bytes."""
+
+    status: int
+    headers: list[tuple[str, str]] = field(default_factory=list)
+    body: bytes = b""
+
+    @classmethod
+    def json(
+        cls, status: int, data: JSONValue, headers: Iterable[tuple[str, str]] = ()
+    ) -> Response:
+        """A JSON response, serialised compactly like ``JSON.stringify``."""
+        body = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+        return cls(status, [*headers, ("Content-Type", "application/json")], body)
+
+    def header(self, name: str) -> str | None:
+        """The first value of a header, or ``None``."""
+        key = name.lower()
+        return next((v for k, v in self.headers if k.lower() == key), None)
+
+    def header_all(self, name: str) -> list[str]:
+        """Every value of a header, in order."""
+        key = name.lower()
+        return [v for k, v in self.headers if k.lower() == key]
+
+    @property
+    def text(self) -> str:
+        return self.body.decode("utf-8")
+
+    def data(self) -> JSONValue:
+        """The body parsed as JSON."""
+        return json.loads(self.body)

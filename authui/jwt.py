@@ -1,0 +1,210 @@
+"""Auth.js-compatible JWT sessions: encrypted JWTs (JWE, ``dir`` + ``A256CBC-HS512``).
+
+The key is derived from the secret with HKDF-SHA256, using the salt (by default the session
+cookie's name) both as HKDF salt and inside the info string, exactly as ``@auth/core/jwt``
+does; the header's ``kid`` is the RFC 7638 SHA-512 thumbprint of the derived key. A token
+minted by Auth.js decodes here and the reverse, given the same secret and salt.
+
+``encode`` always uses the first secret; ``decode`` picks the secret whose key has the
+token's ``kid`` (or only the first, for a token without ``kid``), so a list of secrets
+rotates without signing anybody out: put the new secret first.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+from urllib.parse import unquote
+
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from joserfc import jwk
+from joserfc import jwt as jose_jwt
+from joserfc.errors import JoseError
+from joserfc.jwe import JWERegistry
+
+from authui.cookies import CookieOption, SessionChunks, default_cookies
+from authui.errors import JWTSessionError, MissingSecret
+from authui.http import Request
+
+JWT = dict[str, Any]
+"""The JWT payload: ``name``, ``email``, ``picture``, ``sub`` plus whatever callbacks add."""
+
+DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
+CLOCK_TOLERANCE = 15
+ALG = "dir"
+ENC = "A256CBC-HS512"
+_KEY_LENGTHS = {"A256CBC-HS512": 64, "A256GCM": 32}
+_REGISTRY = JWERegistry(algorithms=[ALG, *_KEY_LENGTHS])
+
+Secret = str | Sequence[str]
+
+
+class JWTDecodeError(ValueError):
+    """The token is malformed, was made with another secret or salt, or has expired."""
+
+
+def _secrets(secret: Secret) -> list[str]:
+    keys = [secret] if isinstance(secret, str) else list(secret)
+    if not keys or not all(keys):
+        raise MissingSecret("A secret is required to encode or decode session tokens")
+    return keys
+
+
+@lru_cache(maxsize=256)
+def derive_key(secret: str, salt: str, enc: str = ENC) -> bytes:
+    """The encryption key Auth.js derives from ``secret`` and ``salt`` for ``enc``."""
+    length = _KEY_LENGTHS[enc]
+    hkdf = HKDF(
+        algorithm=hashes.SHA256(),
+        length=length,
+        salt=salt.encode(),
+        info=f"Auth.js Generated Encryption Key ({salt})".encode(),
+    )
+    return hkdf.derive(secret.encode())
+
+
+@lru_cache(maxsize=256)
+def key_id(secret: str, salt: str) -> str:
+    """The ``kid`` of the A256CBC-HS512 key: its RFC 7638 thumbprint, hashed with SHA-512."""
+    k = base64.urlsafe_b64encode(derive_key(secret, salt)).rstrip(b"=").decode()
+    return jwk.thumbprint({"k": k, "kty": "oct"}, "sha512")
+
+
+def encode(
+    *,
+    token: Mapping[str, Any],
+    secret: Secret,
+    salt: str,
+    max_age: int = DEFAULT_MAX_AGE,
+) -> str:
+    """Encrypt ``token`` into a JWE string, as ``@auth/core/jwt``'s ``encode`` does.
+
+    ``iat`` (now), ``exp`` (now + ``max_age``) and a fresh ``jti`` are set on every call.
+
+    Args:
+        token: The claims to store. Must be JSON-serialisable.
+        secret: One secret, or a list with the newest first; encoding uses the first.
+        salt: The HKDF salt; for session tokens, the session cookie's name.
+        max_age: Seconds until the token expires.
+    """
+    first = _secrets(secret)[0]
+    now = int(time.time())
+    claims = {**token, "iat": now, "exp": now + max_age, "jti": str(uuid.uuid4())}
+    header = {"alg": ALG, "enc": ENC, "kid": key_id(first, salt)}
+    key = jwk.OctKey.import_key(derive_key(first, salt))
+    return jose_jwt.encode(header, claims, key, registry=_REGISTRY, default_type=None)
+
+
+def decode(*, token: str | None, secret: Secret, salt: str) -> JWT | None:
+    """Decrypt a JWE made by :func:`encode` or by Auth.js; ``None`` for an empty token.
+
+    Both ``A256CBC-HS512`` and ``A256GCM`` are accepted; ``exp`` and ``nbf`` are checked
+    with a 15-second clock tolerance.
+
+    Raises:
+        JWTDecodeError: The token is malformed, matches no secret, or has expired.
+    """
+    if not token:
+        return None
+    keys = _secrets(secret)
+
+    def select_key(guest: jwk.GuestProtocol) -> jwk.OctKey:
+        header = guest.headers()
+        enc = header.get("enc")
+        if header.get("alg") != ALG or enc not in _KEY_LENGTHS:
+            raise JWTDecodeError("unsupported token algorithm")
+        kid = header.get("kid")
+        if kid is None:
+            chosen = keys[0]
+        else:
+            chosen = next((k for k in keys if key_id(k, salt) == kid), "")
+            if not chosen:
+                raise JWTDecodeError("no matching decryption secret")
+        return jwk.OctKey.import_key(derive_key(chosen, salt, enc))
+
+    try:
+        decoded = jose_jwt.decode(token, select_key, registry=_REGISTRY)
+    except JWTDecodeError:
+        raise
+    except (ValueError, TypeError, JoseError) as exc:
+        raise JWTDecodeError("token does not decrypt") from exc
+    claims: JWT = dict(decoded.claims)
+    _check_times(claims)
+    return claims
+
+
+def _check_times(claims: JWT) -> None:
+    now = time.time()
+    for name in ("exp", "nbf", "iat"):
+        if name in claims and not isinstance(claims[name], int | float):
+            raise JWTDecodeError(f'"{name}" claim must be a number')
+    if "exp" in claims and claims["exp"] <= now - CLOCK_TOLERANCE:
+        raise JWTDecodeError('"exp" claim timestamp check failed')
+    if "nbf" in claims and claims["nbf"] > now + CLOCK_TOLERANCE:
+        raise JWTDecodeError('"nbf" claim timestamp check failed')
+
+
+def session_error(exc: Exception) -> JWTSessionError:
+    """Wrap a decode or encode failure for the log."""
+    return JWTSessionError(cause={"err": exc})
+
+
+def get_token(
+    request: Request,
+    *,
+    secret: Secret | None,
+    secure_cookie: bool = False,
+    cookie_name: str | None = None,
+    salt: str | None = None,
+    raw: bool = False,
+) -> JWT | str | None:
+    """Read the session token of a request, like ``getToken`` of ``@auth/core/jwt``.
+
+    The session cookie is reassembled from its chunks; without one, an
+    ``Authorization: Bearer <token>`` header is used (percent-decoded). Any decode failure
+    gives ``None``. This is how another service (say, an API next to a JavaScript app)
+    reads the sessions Auth.js or authui issued.
+
+    Args:
+        request: The incoming request.
+        secret: The secret(s), newest first. Not needed with ``raw=True``.
+        secure_cookie: Read ``__Secure-authjs.session-token`` instead of
+            ``authjs.session-token``.
+        cookie_name: Read this cookie name instead.
+        salt: The HKDF salt; defaults to the cookie name.
+        raw: Return the token string undecoded.
+
+    Raises:
+        MissingSecret: No secret and not ``raw``.
+    """
+    name = cookie_name or default_cookies(secure_cookie).session_token.name
+    option = CookieOption(name=name)
+    token = SessionChunks.from_request(option, request.cookies).value
+    if not token:
+        scheme, _, value = request.headers.get("authorization", "").partition(" ")
+        if scheme.lower() == "bearer" and value:
+            if _BAD_PERCENT.search(value):
+                return None
+            try:
+                token = unquote(value.strip(), errors="strict")
+            except UnicodeDecodeError:
+                return None
+    if not token:
+        return None
+    if raw:
+        return token
+    if not secret:
+        raise MissingSecret("get_token needs a secret unless raw=True")
+    try:
+        return decode(token=token, secret=secret, salt=salt or name)
+    except JWTDecodeError:
+        return None
+
+
+_BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")

@@ -1,0 +1,127 @@
+"""What a configuration resolves to, computed once per :class:`AuthConfig` object."""
+
+from __future__ import annotations
+
+import secrets
+import weakref
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from authui.callbacks import default_jwt, default_session, default_sign_in
+from authui.checks import ConfigCheck, session_strategy, static_check
+from authui.config import AuthConfig
+from authui.cookies import CookieTable, cookie_table
+from authui.env import DEFAULT_BASE_PATH
+from authui.errors import AuthError, InvalidProvider
+from authui.logger import FilteredLogger, Logger, StandardLogger
+from authui.providers.base import Provider
+from authui.urls import default_redirect, origin_of
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The request-independent parts of a configuration, resolved once."""
+
+    config: AuthConfig
+    keys: tuple[str, ...]
+    logger: Logger
+    base_path: str
+    providers: Mapping[str, Provider]
+    strategy: str
+    jwt_max_age: int
+    secure_cookies: CookieTable
+    plain_cookies: CookieTable
+    static_check: ConfigCheck
+    fixed_origin: str | None
+    jwt_callback: Callable[..., Any]
+    session_callback: Callable[..., Any]
+    sign_in_callback: Callable[..., Any]
+    redirect_callback: Callable[..., Any]
+
+    @property
+    def static_error(self) -> AuthError | None:
+        """The first request-independent configuration error."""
+        return self.static_check.errors[0] if self.static_check.errors else None
+
+    def cookies(self, url: str) -> CookieTable:
+        """The cookie table for a request to ``url`` (secure mode follows HTTPS)."""
+        secure = self.config.use_secure_cookies
+        if secure is None:
+            secure = url.startswith("https:")
+        return self.secure_cookies if secure else self.plain_cookies
+
+    def provider(self, provider_id: str | None) -> Provider:
+        """The provider with this id.
+
+        Raises:
+            InvalidProvider: There is none; the message lists the configured ids.
+        """
+        if provider_id is not None and provider_id in self.providers:
+            return self.providers[provider_id]
+        raise InvalidProvider(
+            f"Provider with id {provider_id!r} not found. Available providers: "
+            f"{list(self.providers)}"
+        )
+
+
+_resolved: weakref.WeakKeyDictionary[AuthConfig, Options] = weakref.WeakKeyDictionary()
+
+
+def resolve(config: AuthConfig) -> Options:
+    """The resolved options of ``config``; computed and checked at the first call only.
+
+    Configuration errors and warnings are logged once, here. In development mode a missing
+    secret is replaced by a random one, with a loud warning.
+    """
+    options = _resolved.get(config)
+    if options is None:
+        options = _build(config)
+        _resolved[config] = options
+    return options
+
+
+def _build(config: AuthConfig) -> Options:
+    logger = FilteredLogger(config.logger or StandardLogger(), config.debug)
+    check = static_check(config)
+    keys = [config.secret] if isinstance(config.secret, str) else list(config.secret or ())
+    keys = [k for k in keys if k]
+    errors = list(check.errors)
+    warnings = list(check.warnings)
+    if not keys and config.development:
+        keys = [secrets.token_urlsafe(32)]
+        warnings.insert(0, "dev-secret-generated")
+    try:
+        secure = cookie_table(True, config.cookies)
+        plain = cookie_table(False, config.cookies)
+    except ValueError as exc:
+        secure = plain = cookie_table(False, {})
+        errors.append(AuthError(str(exc)))
+    fixed_origin = None
+    if config.url:
+        try:
+            fixed_origin = origin_of(config.url)
+        except ValueError:
+            errors.append(AuthError(f"AUTH_URL is not an absolute http(s) URL: {config.url!r}"))
+    for code in warnings:
+        logger.warn(code)
+    for error in errors:
+        logger.error(error)
+    callbacks = config.callbacks
+    return Options(
+        config=config,
+        keys=tuple(keys),
+        logger=logger,
+        base_path="/" + (config.base_path or DEFAULT_BASE_PATH).strip("/"),
+        providers={p.id: p for p in config.providers},
+        strategy=session_strategy(config),
+        jwt_max_age=config.jwt.max_age or config.session.max_age,
+        secure_cookies=secure,
+        plain_cookies=plain,
+        static_check=ConfigCheck(errors, warnings),
+        fixed_origin=fixed_origin,
+        jwt_callback=callbacks.jwt or default_jwt,
+        session_callback=callbacks.session or default_session,
+        sign_in_callback=callbacks.sign_in or default_sign_in,
+        redirect_callback=callbacks.redirect or default_redirect,
+    )

@@ -1,0 +1,133 @@
+"""JWT sessions: the session is an encrypted JWT in the (possibly chunked) session cookie."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from authui import jwt
+from authui.callbacks import emit, invoke
+from authui.context import Context
+from authui.cookies import Cookie
+from authui.dates import in_seconds, to_iso
+from authui.errors import JWTSessionError, SignOutError
+from authui.jwt import JWT
+
+
+async def encode_token(ctx: Context, token: JWT) -> str:
+    """Encode with ``config.jwt.encode`` when given, else :func:`authui.jwt.encode`."""
+    options = ctx.options
+    encoder = options.config.jwt.encode or jwt.encode
+    return str(
+        await invoke(
+            encoder,
+            token=token,
+            secret=list(options.keys),
+            salt=ctx.cookies.session_token.name,
+            max_age=options.jwt_max_age,
+        )
+    )
+
+
+async def decode_token(ctx: Context, token: str) -> JWT | None:
+    """Decode with ``config.jwt.decode`` when given, else :func:`authui.jwt.decode`."""
+    decoder = ctx.options.config.jwt.decode or jwt.decode
+    result = await invoke(
+        decoder, token=token, secret=list(ctx.options.keys), salt=ctx.cookies.session_token.name
+    )
+    return dict(result) if result is not None else None
+
+
+def default_token(user: dict[str, Any]) -> JWT:
+    """The token made at sign-in: ``name``, ``email``, ``picture`` (the user's ``image``) and
+    ``sub``. A key the user lacks stays out of the token, as JavaScript's ``undefined`` does."""
+    pairs = (("name", "name"), ("email", "email"), ("picture", "image"))
+    token: JWT = {claim: user[key] for claim, key in pairs if key in user}
+    token["sub"] = str(user["id"])
+    return token
+
+
+def session_user(token: JWT) -> dict[str, Any]:
+    """The session's ``user``: name, email and image from the token, absent keys left out."""
+    pairs = (("name", "name"), ("email", "email"), ("image", "picture"))
+    return {key: token[claim] for key, claim in pairs if claim in token}
+
+
+class JWTSessions:
+    """The ``jwt`` strategy: nothing is stored server-side."""
+
+    async def read(
+        self, ctx: Context, *, is_update: bool = False, new_session: Any = None
+    ) -> tuple[Any, list[Cookie]]:
+        """Check the session: ``(session JSON or None, cookies to set)``.
+
+        A valid token is re-issued with a new expiry (a rolling session); a broken one is
+        logged as ``JWTSessionError`` and its cookies are cleared.
+        """
+        options = ctx.options
+        chunks = ctx.session_chunks()
+        value = chunks.value
+        if not value:
+            return None, []
+        try:
+            payload = await decode_token(ctx, value)
+            if payload is None:
+                raise JWTSessionError("The session token decoded to nothing")
+            extra: dict[str, Any] = {"trigger": "update"} if is_update else {}
+            token = await invoke(options.jwt_callback, token=payload, session=new_session, **extra)
+            if token is None:
+                return None, chunks.clear()
+            expires = in_seconds(options.config.session.max_age)
+            session = await invoke(
+                options.session_callback,
+                session={"user": session_user(token), "expires": to_iso(expires)},
+                token=token,
+                new_session=new_session,
+                **extra,
+            )
+            cookies = chunks.write(await encode_token(ctx, token), expires)
+            await emit(options.config.events.session, options.logger, session=session, token=token)
+            return session, cookies
+        except Exception as exc:
+            options.logger.error(JWTSessionError(cause={"err": exc}))
+            return None, chunks.clear()
+
+    async def create(
+        self,
+        ctx: Context,
+        *,
+        user: dict[str, Any],
+        account: dict[str, Any] | None,
+        profile: Any = None,
+        is_new_user: bool | None = None,
+    ) -> list[Cookie]:
+        """Sign ``user`` in: run the ``jwt`` callback and set the session cookie(s)."""
+        options = ctx.options
+        token = await invoke(
+            options.jwt_callback,
+            token=default_token(user),
+            user=user,
+            account=account,
+            profile=profile,
+            is_new_user=is_new_user,
+            trigger="signUp" if is_new_user else "signIn",
+        )
+        chunks = ctx.session_chunks()
+        if token is None:
+            return chunks.clear()
+        expires = in_seconds(options.config.session.max_age)
+        return chunks.write(await encode_token(ctx, token), expires)
+
+    async def destroy(self, ctx: Context) -> list[Cookie]:
+        """Sign out: emit ``sign_out`` with the decoded token and clear the cookies."""
+        chunks = ctx.session_chunks()
+        value = chunks.value
+        if not value:
+            return []
+        options = ctx.options
+        try:
+            token = await decode_token(ctx, value)
+        except Exception as exc:
+            options.logger.error(SignOutError(cause={"err": exc}))
+        else:
+            await emit(options.config.events.sign_out, options.logger, token=token)
+        return chunks.clear()

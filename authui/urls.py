@@ -1,0 +1,125 @@
+"""URLs: the public origin, action URLs, and which redirect targets are allowed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, TypeGuard
+from urllib.parse import urlsplit
+
+AuthAction = Literal[
+    "callback",
+    "csrf",
+    "error",
+    "providers",
+    "session",
+    "signin",
+    "signout",
+    "verify-request",
+    "webauthn-options",
+]
+AUTH_ACTIONS: frozenset[str] = frozenset(
+    {
+        "callback",
+        "csrf",
+        "error",
+        "providers",
+        "session",
+        "signin",
+        "signout",
+        "verify-request",
+        "webauthn-options",
+    }
+)
+ACTIONS_WITH_PROVIDER = frozenset({"signin", "callback", "webauthn-options"})
+
+
+def is_auth_action(action: str) -> TypeGuard[AuthAction]:
+    """Whether ``action`` is one of the actions authui serves."""
+    return action in AUTH_ACTIONS
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host[:port]`` of an absolute URL, lower-cased as browsers compare them.
+
+    Raises:
+        ValueError: ``url`` is not an absolute http(s) URL.
+    """
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"not an absolute http(s) URL: {url!r}")
+    port = parts.port  # raises ValueError for a bad port
+    default = {"http": 80, "https": 443}[parts.scheme]
+    host = parts.hostname
+    if ":" in host:
+        host = f"[{host}]"
+    return f"{parts.scheme}://{host}" + (f":{port}" if port and port != default else "")
+
+
+def is_valid_callback_url(value: str) -> bool:
+    """Relative paths and absolute http(s) URLs are valid ``callbackUrl`` values."""
+    if value.startswith("/"):
+        return True
+    try:
+        origin_of(value)
+    except ValueError:
+        return False
+    return True
+
+
+def default_redirect(*, url: str, base_url: str, **_: Any) -> str:
+    """Allow only targets on the site's own origin; anything else goes to ``base_url``.
+
+    A path is joined to ``base_url``; ``//host`` and ``/\\host`` forms cannot escape,
+    because the result always starts with the site's origin.
+    """
+    if url.startswith("/"):
+        return base_url + url
+    try:
+        if origin_of(url) == origin_of(base_url):
+            return url
+    except ValueError:
+        pass
+    return base_url
+
+
+def create_action_url(
+    action: str,
+    protocol: str | None,
+    headers: Mapping[str, str],
+    env: Mapping[str, str],
+    config: Any,
+) -> str:
+    """The absolute URL of an action, as the server-side helpers need it.
+
+    ``AUTH_URL`` wins when set. Otherwise the origin is built from the request headers:
+    ``X-Forwarded-Proto``/``X-Forwarded-Host`` only when ``config.trust_host`` is true (a
+    forged header must not steer redirects), else the protocol and ``Host``.
+
+    Args:
+        action: The action name (``"signin"``, ``"session"``, …).
+        protocol: ``"http"`` or ``"https"`` (with or without ``:``); default https.
+        headers: The request headers (case-insensitive mapping).
+        env: The environment, usually ``os.environ``.
+        config: An :class:`~authui.config.AuthConfig` (``base_path``, ``trust_host`` and
+            ``logger`` are read).
+    """
+    base_path = (getattr(config, "base_path", None) or "").strip("/")
+    env_url = env.get("AUTH_URL")
+    if env_url:
+        parts = urlsplit(env_url)
+        env_path = parts.path.strip("/")
+        if base_path and env_path and env_path != base_path:
+            logger = getattr(config, "logger", None)
+            if logger is not None:
+                logger.warn("env-url-basepath-mismatch")
+        path = base_path if base_path else env_path
+        origin = origin_of(env_url)
+    else:
+        trusted = bool(getattr(config, "trust_host", False))
+        forwarded_host = headers.get("x-forwarded-host") if trusted else None
+        forwarded_proto = headers.get("x-forwarded-proto") if trusted else None
+        host = forwarded_host or headers.get("host") or ""
+        scheme = (forwarded_proto or protocol or "https").rstrip(":")
+        origin = f"{scheme}://{host}".rstrip("/")
+        path = base_path
+    return "/".join(p for p in (origin, path, action) if p)

@@ -1,0 +1,91 @@
+"""The real ``@auth/core`` JWT functions, run by node, for interoperability tests.
+
+``tests/peers/authjs/jwt.mjs`` answers a batch of operations (``encode``, ``decode``,
+``getToken``, ``chunk``; see its header) in one node process, so a test module pays node's
+start-up once. Use the :func:`authjs` fixture: it fails under CI (``CI=true``) and skips
+elsewhere when node or the npm package is missing, saying how to install it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+PEER_DIR = Path(__file__).resolve().parent / "authjs"
+SCRIPT = PEER_DIR / "jwt.mjs"
+PACKAGE = PEER_DIR / "node_modules" / "@auth" / "core"
+TIMEOUT = 60.0
+INSTALL_HINT = "run scripts/test, which runs `npm ci` in tests/peers/authjs"
+
+Operation = Mapping[str, Any]
+Result = dict[str, Any]
+
+
+class PeerError(RuntimeError):
+    """The node process failed or answered something that is not a result list."""
+
+
+class AuthJS:
+    """Runs operations through ``jwt.mjs`` with the node executable ``node``."""
+
+    def __init__(self, node: str) -> None:
+        self.node = node
+
+    def run(self, operations: Sequence[Operation]) -> list[Result]:
+        """Answer every operation, in order, from one node process.
+
+        A failed operation answers ``{"error": message, "name": error class}``.
+        """
+        try:
+            done = subprocess.run(
+                [self.node, str(SCRIPT)],
+                input=json.dumps(list(operations)),
+                capture_output=True,
+                text=True,
+                encoding="utf-8",
+                timeout=TIMEOUT,
+                cwd=PEER_DIR,
+                check=False,
+            )
+        except subprocess.TimeoutExpired as exc:
+            raise PeerError(f"{SCRIPT.name} did not answer within {TIMEOUT} s") from exc
+        if done.returncode != 0:
+            raise PeerError(f"{SCRIPT.name} exited with {done.returncode}:\n{done.stderr}")
+        results = json.loads(done.stdout)
+        if not isinstance(results, list) or len(results) != len(operations):
+            raise PeerError(f"{SCRIPT.name} answered {done.stdout[:200]!r}")
+        return [dict(r) for r in results]
+
+    def named(self, operations: Mapping[str, Operation]) -> dict[str, Result]:
+        """:meth:`run` for operations keyed by name; the results have the same keys."""
+        return dict(zip(operations, self.run(list(operations.values())), strict=True))
+
+
+def missing() -> str | None:
+    """Why the peer cannot run here, or ``None`` when it can."""
+    if shutil.which("node") is None:
+        return "node is not installed (not on PATH)"
+    if not (PACKAGE / "package.json").is_file():
+        return f"@auth/core is not installed in {PEER_DIR}"
+    return None
+
+
+@pytest.fixture(scope="session")
+def authjs() -> AuthJS:
+    """The peer; without node or @auth/core, fail under CI and skip elsewhere."""
+    reason = missing()
+    if reason is not None:
+        message = f"Auth.js peer unavailable: {reason}; {INSTALL_HINT}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    node = shutil.which("node")
+    assert node is not None
+    return AuthJS(node)
