@@ -130,7 +130,9 @@ def _provider_errors(config: AuthConfig) -> list[AuthError]:
     only_credentials = bool(credentials) and len(credentials) == len(config.providers)
     if only_credentials and session_strategy(config) == "database":
         errors.append(
-            UnsupportedStrategy("Signing in with credentials only is supported with the JWT strategy")
+            UnsupportedStrategy(
+                "Signing in with credentials only is supported with the JWT strategy"
+            )
         )
     errors.extend(
         MissingAuthorize(f"Credentials provider {p.id!r} has no `authorize` function")

@@ -13,12 +13,13 @@ rotates without signing anybody out: put the new secret first.
 from __future__ import annotations
 
 import base64
+import json
 import re
 import time
 import uuid
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import unquote
 
 from cryptography.hazmat.primitives import hashes
@@ -40,7 +41,7 @@ CLOCK_TOLERANCE = 15
 ALG = "dir"
 ENC = "A256CBC-HS512"
 _KEY_LENGTHS = {"A256CBC-HS512": 64, "A256GCM": 32}
-_REGISTRY = JWERegistry(algorithms=[ALG, *_KEY_LENGTHS])
+_REGISTRY = JWERegistry(algorithms=[ALG, *_KEY_LENGTHS], strict_check_header=False)
 
 Secret = str | Sequence[str]
 
@@ -70,10 +71,24 @@ def derive_key(secret: str, salt: str, enc: str = ENC) -> bytes:
 
 
 @lru_cache(maxsize=256)
-def key_id(secret: str, salt: str) -> str:
-    """The ``kid`` of the A256CBC-HS512 key: its RFC 7638 thumbprint, hashed with SHA-512."""
-    k = base64.urlsafe_b64encode(derive_key(secret, salt)).rstrip(b"=").decode()
-    return jwk.thumbprint({"k": k, "kty": "oct"}, "sha512")
+def key_id(secret: str, salt: str, enc: str = ENC) -> str:
+    """The ``kid`` of the key for ``enc``: its RFC 7638 thumbprint, hashed with SHA-512 for
+    the 64-byte ``A256CBC-HS512`` key and SHA-256 for the 32-byte ``A256GCM`` key."""
+    key = derive_key(secret, salt, enc)
+    k = base64.urlsafe_b64encode(key).rstrip(b"=").decode()
+    digest: Literal["sha256", "sha512"] = "sha512" if len(key) == 64 else "sha256"
+    return jwk.thumbprint({"k": k, "kty": "oct"}, digest)
+
+
+class _StrictJSONDecoder(json.JSONDecoder):
+    """Refuses ``NaN`` and ``Infinity``, which JavaScript's ``JSON.parse`` rejects too."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(parse_constant=_reject_constant, **kwargs)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
 
 
 def encode(
@@ -123,13 +138,15 @@ def decode(*, token: str | None, secret: Secret, salt: str) -> JWT | None:
         if kid is None:
             chosen = keys[0]
         else:
-            chosen = next((k for k in keys if key_id(k, salt) == kid), "")
+            chosen = next((k for k in keys if key_id(k, salt, enc) == kid), "")
             if not chosen:
                 raise JWTDecodeError("no matching decryption secret")
         return jwk.OctKey.import_key(derive_key(chosen, salt, enc))
 
     try:
-        decoded = jose_jwt.decode(token, select_key, registry=_REGISTRY)
+        decoded = jose_jwt.decode(
+            token, select_key, registry=_REGISTRY, decoder_cls=_StrictJSONDecoder
+        )
     except JWTDecodeError:
         raise
     except (ValueError, TypeError, JoseError) as exc:
@@ -140,7 +157,7 @@ def decode(*, token: str | None, secret: Secret, salt: str) -> JWT | None:
 
 
 def _check_times(claims: JWT) -> None:
-    now = time.time()
+    now = int(time.time())
     for name in ("exp", "nbf", "iat"):
         if name in claims and not isinstance(claims[name], int | float):
             raise JWTDecodeError(f'"{name}" claim must be a number')

@@ -112,7 +112,7 @@ def chunked_cookie_header(name: str, value: str) -> str:
     return "; ".join(f"{c.name}={c.value}" for c in cookies)
 
 
-# --- key derivation -------------------------------------------------------------------
+# --- key derivation ---------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("secret", "salt", "key_hex", "kid"), VECTORS)
@@ -142,7 +142,7 @@ def test_keys_differ_by_secret_and_salt() -> None:
     assert len(keys) == 4
 
 
-# --- token format -----------------------------------------------------------------------
+# --- token format -----------------------------------------------------------------------------
 
 
 def test_header_and_segments() -> None:
@@ -208,7 +208,7 @@ def test_input_mapping_is_not_modified() -> None:
     assert claims == {"sub": "1"}
 
 
-# --- secrets and rotation -------------------------------------------------------------------
+# --- secrets and rotation ---------------------------------------------------------------------
 
 
 def test_encode_uses_the_first_secret() -> None:
@@ -272,7 +272,7 @@ def test_a256gcm_token_without_kid_decodes() -> None:
     assert jwt.decode(token=token, secret=SECRET, salt=SALT) == claims
 
 
-# --- expiry -------------------------------------------------------------------------------------
+# --- expiry -----------------------------------------------------------------------------------
 
 
 def test_expired_token_fails() -> None:
@@ -326,7 +326,7 @@ def test_time_claims_must_be_numbers(claim: str) -> None:
         jwt.decode(token=token, secret=SECRET, salt=SALT)
 
 
-# --- tampering and garbage ---------------------------------------------------------------------
+# --- tampering and garbage --------------------------------------------------------------------
 
 
 def _flip(segment: str, index: int) -> str:
