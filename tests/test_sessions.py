@@ -202,7 +202,7 @@ async def test_session_and_jwt_max_age() -> None:
 
 async def test_custom_encode_and_decode() -> None:
     async def encode(token: dict[str, Any], **_: Any) -> str:
-        return "plain:" + token["sub"]
+        return "plain:" + str(token["sub"])
 
     def decode(token: str, **_: Any) -> dict[str, Any]:
         return {"sub": token.removeprefix("plain:"), "name": "custom"}
