@@ -103,6 +103,7 @@ async def _handle(request: Request, options: Options) -> InternalResponse:
         cookies=cookies,
         csrf=csrf,
     )
+    logger.debug("request", {"method": request.method, "action": action, "provider": provider_id})
     try:
         await _init(ctx)
         internal = await dispatch(ctx)

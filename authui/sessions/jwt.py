@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from authui import jwt
 from authui.callbacks import emit, invoke
 from authui.context import Context
-from authui.cookies import Cookie
+from authui.cookies import CHUNK_SIZE, Cookie, SessionChunks
 from authui.dates import in_seconds, to_iso
 from authui.errors import JWTSessionError, SignOutError
 from authui.jwt import JWT
@@ -35,6 +36,20 @@ async def decode_token(ctx: Context, token: str) -> JWT | None:
         decoder, token=token, secret=list(ctx.options.keys), salt=ctx.cookies.session_token.name
     )
     return dict(result) if result is not None else None
+
+
+def write_token(
+    ctx: Context, chunks: SessionChunks, value: str, expires: datetime
+) -> list[Cookie]:
+    """Cookies that store the token, logging at debug level when it needs chunks."""
+    cookies = chunks.write(value, expires)
+    written = [c for c in cookies if c.value]
+    if len(written) > 1:
+        ctx.options.logger.debug(
+            "CHUNKING_SESSION_COOKIE",
+            {"chunks": len(written), "value_size": len(value), "chunk_size": CHUNK_SIZE},
+        )
+    return cookies
 
 
 def default_token(user: dict[str, Any]) -> JWT:
@@ -84,7 +99,7 @@ class JWTSessions:
                 new_session=new_session,
                 **extra,
             )
-            cookies = chunks.write(await encode_token(ctx, token), expires)
+            cookies = write_token(ctx, chunks, await encode_token(ctx, token), expires)
             await emit(options.config.events.session, options.logger, session=session, token=token)
             return session, cookies
         except Exception as exc:
@@ -115,7 +130,7 @@ class JWTSessions:
         if token is None:
             return chunks.clear()
         expires = in_seconds(options.config.session.max_age)
-        return chunks.write(await encode_token(ctx, token), expires)
+        return write_token(ctx, chunks, await encode_token(ctx, token), expires)
 
     async def destroy(self, ctx: Context) -> list[Cookie]:
         """Sign out: emit ``sign_out`` with the decoded token and clear the cookies."""
