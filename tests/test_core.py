@@ -13,6 +13,7 @@ from authui import (
     CookieOverride,
     InternalResponse,
     Request,
+    Response,
     raw,
     skip_csrf_check,
 )
@@ -149,4 +150,5 @@ async def test_auth_url_origin_replaces_the_request_host() -> None:
         headers={"host": "evil.example:8080", "x-auth-return-redirect": "1"},
     )
     response = await Auth(request, config)
+    assert isinstance(response, Response)
     assert response.data() == {"url": "https://app.example.com/auth/signin?error=MissingCSRF"}
