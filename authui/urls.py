@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeGuard
+from typing import Any, Literal, TypeGuard, get_args
 from urllib.parse import urlsplit
 
 AuthAction = Literal[
@@ -17,19 +17,7 @@ AuthAction = Literal[
     "verify-request",
     "webauthn-options",
 ]
-AUTH_ACTIONS: frozenset[str] = frozenset(
-    {
-        "callback",
-        "csrf",
-        "error",
-        "providers",
-        "session",
-        "signin",
-        "signout",
-        "verify-request",
-        "webauthn-options",
-    }
-)
+AUTH_ACTIONS: frozenset[str] = frozenset(get_args(AuthAction))
 ACTIONS_WITH_PROVIDER = frozenset({"signin", "callback", "webauthn-options"})
 
 

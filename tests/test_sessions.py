@@ -330,3 +330,34 @@ async def test_authorize_returning_a_non_mapping_is_configuration() -> None:
     client = AuthClient(make_config(providers=[Credentials(authorize=lambda c: "yes")]))
     response = await sign_in(client, pin="1")
     assert response.header("location") == "http://localhost:3000/auth/error?error=Configuration"
+
+
+async def test_new_user_sign_in_uses_the_sign_up_trigger() -> None:
+    from authui.context import Context
+    from authui.csrf import create_csrf_state
+    from authui.http import Request
+    from authui.options import resolve
+    from authui.sessions.jwt import JWTSessions
+
+    triggers: list[str] = []
+
+    def jwt_callback(token: dict[str, Any], trigger: str, is_new_user: bool) -> dict[str, Any]:
+        triggers.append(trigger)
+        return token
+
+    options = resolve(make_config(callbacks=Callbacks(jwt=jwt_callback)))
+    request = Request.build("GET", "http://localhost:3000/auth/callback/github")
+    ctx = Context(
+        request=request,
+        options=options,
+        action="callback",
+        provider_id="github",
+        url=request.url,
+        origin="http://localhost:3000",
+        body={},
+        cookies=options.cookies(request.url),
+        csrf=create_csrf_state(cookie_value=None, body_token=None, is_post=False, keys=["k"]),
+    )
+    cookies = await JWTSessions().create(ctx, user=dict(USER), account=None, is_new_user=True)
+    assert triggers == ["signUp"]
+    assert [c.name for c in cookies] == ["authjs.session-token"]
