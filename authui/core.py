@@ -91,6 +91,7 @@ async def _handle(request: Request, options: Options) -> InternalResponse:
         body_token=body.get("csrfToken"),
         is_post=request.method == "POST",
         keys=options.keys,
+        disabled=config.skip_csrf_check is not None,
     )
     ctx = Context(
         request=request,
@@ -147,8 +148,6 @@ async def _init(ctx: Context) -> None:
     if ctx.csrf.cookie_value is not None:
         option = ctx.cookies.csrf_token
         ctx.set_cookies.append(Cookie(option.name, ctx.csrf.cookie_value, option.options))
-    if options.config.skip_csrf_check is not None:
-        ctx.csrf = type(ctx.csrf)(token=ctx.csrf.token, verified=True, cookie_value=None)
     requested = ctx.body.get("callbackUrl") or ctx.query.get("callbackUrl")
     cookie_value = ctx.request.cookies.get(ctx.cookies.callback_url.name)
     callback_url = ctx.origin

@@ -47,6 +47,7 @@ def create_csrf_state(
     body_token: object,
     is_post: bool,
     keys: Sequence[str],
+    disabled: bool = False,
 ) -> CsrfState:
     """Check the request's CSRF cookie and body token, or issue a new token.
 
@@ -55,7 +56,11 @@ def create_csrf_state(
         body_token: The body's ``csrfToken`` field (any type; only a matching string counts).
         is_post: Whether the request is a POST.
         keys: The secrets, newest first.
+        disabled: ``skip_csrf_check`` is configured: every request counts as verified and
+            no token is issued.
     """
+    if disabled:
+        return CsrfState(token="", verified=True, cookie_value=None)
     if cookie_value:
         token, _, digest = cookie_value.partition("|")
         if (

@@ -17,7 +17,6 @@ async def get(ctx: Context) -> InternalResponse:
     if ctx.options.config.skip_csrf_check is not None:
         ctx.options.logger.warn("csrf-disabled")
         option = ctx.cookies.csrf_token
-        ctx.set_cookies[:] = [c for c in ctx.set_cookies if c.name != option.name]
         return InternalResponse(status=404, cookies=[deletion(option.name, option.options)])
     return InternalResponse(
         headers=[("Content-Type", "application/json"), *NO_CACHE],
