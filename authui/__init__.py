@@ -1,7 +1,7 @@
 """authui: authentication for Python web apps, wire-compatible with Auth.js.
 
-The core is one coroutine, :func:`Auth`, that turns a framework-free
-:class:`~authui.http.Request` into a :class:`~authui.http.Response`.
+The core is one coroutine, ``Auth``, that turns a framework-free
+``Request`` into a ``Response``.
 """
 
 from __future__ import annotations

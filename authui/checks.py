@@ -40,7 +40,7 @@ MIN_SECRET_LENGTH = 32
 
 @dataclass(frozen=True, slots=True)
 class ConfigCheck:
-    """The outcome of :func:`assert_config`: errors (first one decides) and warnings."""
+    """The outcome of ``assert_config``: errors (first one decides) and warnings."""
 
     errors: list[AuthError] = field(default_factory=list)
     warnings: list[WarningCode] = field(default_factory=list)
@@ -64,7 +64,7 @@ def assert_config(
     are checked too.
 
     Args:
-        config: The configuration (after :func:`authui.set_env_defaults`).
+        config: The configuration (after ``authui.set_env_defaults``).
         request: The request being served, if any.
         callback_url_cookie_name: Name of the callback-url cookie in this request's mode.
     """

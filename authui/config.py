@@ -1,8 +1,8 @@
-"""Configuration: :class:`AuthConfig` and its parts, all frozen dataclasses.
+"""Configuration: ``AuthConfig`` and its parts, all frozen dataclasses.
 
 Field names are the Python spelling of the Auth.js options (``basePath`` → ``base_path``).
-A config is immutable: :func:`set_env_defaults` returns a new one. Build it once at start-up
-and pass the same object to every :func:`authui.Auth` call; everything derived from it
+A config is immutable: ``set_env_defaults`` returns a new one. Build it once at start-up
+and pass the same object to every ``authui.Auth`` call; everything derived from it
 (keys, provider table, cookie names) is computed once per config object.
 """
 
@@ -29,19 +29,19 @@ SessionStrategy = Literal["jwt", "database"]
 
 
 class Raw(enum.Enum):
-    """Type of :data:`raw`."""
+    """Type of ``raw``."""
 
     raw = "raw"
 
 
 class SkipCSRFCheck(enum.Enum):
-    """Type of :data:`skip_csrf_check`."""
+    """Type of ``skip_csrf_check``."""
 
     skip_csrf_check = "skip_csrf_check"
 
 
 raw = Raw.raw
-"""Set ``AuthConfig(raw=raw)`` to get an :class:`~authui.http.InternalResponse` (for
+"""Set ``AuthConfig(raw=raw)`` to get an ``InternalResponse`` (for
 framework authors)."""
 
 skip_csrf_check = SkipCSRFCheck.skip_csrf_check
@@ -75,9 +75,9 @@ class JWTOptions:
 
     Attributes:
         max_age: Lifetime of an issued JWT in seconds; defaults to ``session.max_age``.
-        encode: Replaces :func:`authui.jwt.encode`; called with ``token``, ``secret``,
+        encode: Replaces ``authui.jwt.encode``; called with ``token``, ``secret``,
             ``salt`` and ``max_age`` keywords, may be async.
-        decode: Replaces :func:`authui.jwt.decode`; called with ``token``, ``secret`` and
+        decode: Replaces ``authui.jwt.decode``; called with ``token``, ``secret`` and
             ``salt``, may be async.
     """
 
@@ -118,7 +118,7 @@ class Theme:
 class Callbacks:
     """Functions that decide what happens during sign-in and session checks.
 
-    Each may be sync or async and receives keyword arguments (see :data:`Callback`).
+    Each may be sync or async and receives keyword arguments (see ``Callback``).
 
     Attributes:
         jwt: ``(token, user, account, profile, trigger, is_new_user, session)`` → the JWT
@@ -176,7 +176,7 @@ class AuthConfig:
     Attributes:
         providers: The ways to sign in, in the order the sign-in page lists them.
         secret: A random string of at least 32 characters, or a list with the newest
-            first to rotate. Defaults to ``AUTH_SECRET`` (see :func:`set_env_defaults`).
+            first to rotate. Defaults to ``AUTH_SECRET`` (see ``set_env_defaults``).
         adapter: The data layer for users, accounts and database sessions.
         base_path: Where the routes live (``/auth``).
         url: The public URL of the auth routes (``AUTH_URL``). When set, its origin is used
@@ -201,9 +201,9 @@ class AuthConfig:
         development: Development mode: without a secret, make one up (loudly) instead of
             refusing to start.
         experimental: Experimental features.
-        skip_csrf_check: :data:`skip_csrf_check` turns CSRF checks off (integrations only).
-        raw: :data:`raw` makes :func:`authui.Auth` return an
-            :class:`~authui.http.InternalResponse` (integrations only).
+        skip_csrf_check: ``skip_csrf_check`` turns CSRF checks off (integrations only).
+        raw: ``raw`` makes ``authui.Auth`` return an
+            ``InternalResponse`` (integrations only).
         max_body_size: Larger request bodies are refused with 413.
     """
 

@@ -1,7 +1,7 @@
 """``Auth(request, config)``: parse, check, initialise, dispatch, respond.
 
 This is the whole framework-free core. Integrations turn their framework's request into an
-:class:`authui.http.Request`, await :func:`Auth`, and turn the :class:`authui.http.Response`
+``authui.http.Request``, await ``Auth``, and turn the ``authui.http.Response``
 back. Nothing here keeps state between requests.
 """
 
@@ -40,7 +40,7 @@ async def Auth(request: Request, config: AuthConfig) -> Response | InternalRespo
             computed once per object.
 
     Returns:
-        The HTTP response; with ``config.raw`` set, the :class:`InternalResponse` instead.
+        The HTTP response; with ``config.raw`` set, the ``InternalResponse`` instead.
 
     Raises:
         AuthError: Only with ``config.raw`` set and no ``X-Auth-Return-Redirect`` header,

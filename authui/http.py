@@ -1,9 +1,9 @@
-"""Framework-free HTTP messages: what integrations hand to :func:`authui.Auth` and get back.
+"""Framework-free HTTP messages: what integrations hand to ``authui.Auth`` and get back.
 
-A :class:`Request` is the method, absolute URL, headers and raw body of one HTTP request;
+A ``Request`` is the method, absolute URL, headers and raw body of one HTTP request;
 its parsed parts (query, cookies, form or JSON body) are derived on demand. A
-:class:`Response` is a status, a header list (``Set-Cookie`` may repeat) and a body.
-:class:`InternalResponse` is the unserialised result returned with ``AuthConfig(raw=raw)``.
+``Response`` is a status, a header list (``Set-Cookie`` may repeat) and a body.
+``InternalResponse`` is the unserialised result returned with ``AuthConfig(raw=raw)``.
 """
 
 from __future__ import annotations

@@ -117,7 +117,7 @@ def encode(
 
 
 def decode(*, token: str | None, secret: Secret, salt: str) -> JWT | None:
-    """Decrypt a JWE made by :func:`encode` or by Auth.js; ``None`` for an empty token.
+    """Decrypt a JWE made by ``encode`` or by Auth.js; ``None`` for an empty token.
 
     Both ``A256CBC-HS512`` and ``A256GCM`` are accepted; ``exp`` and ``nbf`` are checked
     with a 15-second clock tolerance.

@@ -1,7 +1,7 @@
 """Logging: the ``error``/``warn``/``debug`` levels of Auth.js over Python's ``logging``.
 
 The default logger writes to the ``authui`` logger. Give ``AuthConfig(logger=…)`` any object
-with the three methods of :class:`Logger` to send messages elsewhere. Secrets never reach a
+with the three methods of ``Logger`` to send messages elsewhere. Secrets never reach a
 logger: callers pass error objects and codes, not tokens or cookie values.
 """
 

@@ -1,4 +1,4 @@
-"""What a configuration resolves to, computed once per :class:`AuthConfig` object."""
+"""What a configuration resolves to, computed once per ``AuthConfig`` object."""
 
 from __future__ import annotations
 

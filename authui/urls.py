@@ -88,7 +88,7 @@ def create_action_url(
         protocol: ``"http"`` or ``"https"`` (with or without ``:``); default https.
         headers: The request headers (case-insensitive mapping).
         env: The environment, usually ``os.environ``.
-        config: An :class:`~authui.config.AuthConfig` (``base_path``, ``trust_host`` and
+        config: An ``AuthConfig`` (``base_path``, ``trust_host`` and
             ``logger`` are read).
     """
     base_path = (getattr(config, "base_path", None) or "").strip("/")

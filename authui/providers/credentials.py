@@ -12,8 +12,8 @@ Authorize = Callable[..., Awaitable[Any] | Any]
 """``authorize(credentials, request)`` → a user mapping, or ``None`` to refuse.
 
 ``credentials`` is the whole submitted form (including ``csrfToken`` and ``callbackUrl``);
-``request`` is the :class:`authui.http.Request`. A function taking one argument gets only
-the credentials. Raise :class:`authui.errors.CredentialsSignin` (or a subclass with its own
+``request`` is the ``authui.http.Request``. A function taking one argument gets only
+the credentials. Raise ``authui.errors.CredentialsSignin`` (or a subclass with its own
 ``code``) to refuse with a reason the sign-in page can show.
 """
 
@@ -28,7 +28,7 @@ class Credentials(Provider):
     Attributes:
         credentials: Input name → HTML input attributes plus ``label``, e.g.
             ``{"password": {"label": "Password", "type": "password"}}``.
-        authorize: Checks the submitted fields; see :data:`Authorize`.
+        authorize: Checks the submitted fields; see ``Authorize``.
     """
 
     id: str = "credentials"

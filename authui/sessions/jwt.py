@@ -15,7 +15,7 @@ from authui.jwt import JWT
 
 
 async def encode_token(ctx: Context, token: JWT) -> str:
-    """Encode with ``config.jwt.encode`` when given, else :func:`authui.jwt.encode`."""
+    """Encode with ``config.jwt.encode`` when given, else ``authui.jwt.encode``."""
     options = ctx.options
     encoder = options.config.jwt.encode or jwt.encode
     return str(
@@ -30,7 +30,7 @@ async def encode_token(ctx: Context, token: JWT) -> str:
 
 
 async def decode_token(ctx: Context, token: str) -> JWT | None:
-    """Decode with ``config.jwt.decode`` when given, else :func:`authui.jwt.decode`."""
+    """Decode with ``config.jwt.decode`` when given, else ``authui.jwt.decode``."""
     decoder = ctx.options.config.jwt.decode or jwt.decode
     result = await invoke(
         decoder, token=token, secret=list(ctx.options.keys), salt=ctx.cookies.session_token.name

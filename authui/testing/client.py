@@ -1,4 +1,4 @@
-"""A cookie-keeping client that talks to :func:`authui.Auth` directly, without a server."""
+"""A cookie-keeping client that talks to ``authui.Auth`` directly, without a server."""
 
 from __future__ import annotations
 
