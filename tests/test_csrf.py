@@ -212,9 +212,7 @@ def test_a_rotated_in_token_survives_a_second_rotation_step() -> None:
     ],
 )
 def test_malformed_cookie_issues_a_new_token(cookie_value: str) -> None:
-    state = create_csrf_state(
-        cookie_value=cookie_value, body_token=TOKEN, is_post=True, keys=[KEY]
-    )
+    state = create_csrf_state(cookie_value=cookie_value, body_token=TOKEN, is_post=True, keys=[KEY])
     assert_new_token(state, old_token=TOKEN, key=KEY)
 
 

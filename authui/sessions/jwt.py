@@ -38,9 +38,7 @@ async def decode_token(ctx: Context, token: str) -> JWT | None:
     return dict(result) if result is not None else None
 
 
-def write_token(
-    ctx: Context, chunks: SessionChunks, value: str, expires: datetime
-) -> list[Cookie]:
+def write_token(ctx: Context, chunks: SessionChunks, value: str, expires: datetime) -> list[Cookie]:
     """Cookies that store the token, logging at debug level when it needs chunks."""
     cookies = chunks.write(value, expires)
     written = [c for c in cookies if c.value]
