@@ -11,7 +11,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from email.utils import format_datetime
 from typing import Literal
 from urllib.parse import quote
@@ -91,7 +91,8 @@ class Cookie:
         if o.path:
             parts.append(f"Path={o.path}")
         if o.expires is not None:
-            parts.append(f"Expires={format_datetime(o.expires, usegmt=True)}")
+            expires = o.expires if o.expires.tzinfo else o.expires.replace(tzinfo=UTC)
+            parts.append(f"Expires={format_datetime(expires.astimezone(UTC), usegmt=True)}")
         if o.http_only:
             parts.append("HttpOnly")
         if o.secure:
@@ -187,7 +188,7 @@ def deletion(name: str, options: CookieAttributes) -> Cookie:
     return Cookie(name, "", replace(options, max_age=0, expires=None))
 
 
-_CHUNK_SUFFIX = re.compile(r"\.(\d+)$")
+_CHUNK_SUFFIX = re.compile(r"\.([0-9]+)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +209,7 @@ class SessionChunks:
         present = {
             k: v
             for k, v in cookies.items()
-            if v and (k == name or (k.startswith(name + ".") and k[len(name) + 1 :].isdigit()))
+            if v and k.startswith(name) and (k == name or _CHUNK_SUFFIX.fullmatch(k[len(name) :]))
         }
         return cls(option, present)
 
@@ -230,7 +231,9 @@ class SessionChunks:
         """Cookies that store ``value``, deleting every chunk that no longer belongs."""
         options = replace(self.option.options, expires=expires)
         count = math.ceil(len(value) / CHUNK_SIZE)
-        if count <= 1:
+        if count == 0:
+            new: list[Cookie] = []
+        elif count == 1:
             new = [Cookie(self.option.name, value, options)]
         else:
             new = [

@@ -67,7 +67,7 @@ def create_csrf_state(
             token
             and digest
             and any(
-                hmac.compare_digest(digest, token_hash(token, key))
+                hmac.compare_digest(digest.encode(), token_hash(token, key).encode())
                 for key in _candidate_secrets(keys)
             )
         ):

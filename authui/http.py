@@ -9,6 +9,7 @@ its parsed parts (query, cookies, form or JSON body) are derived on demand. A
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -62,7 +63,8 @@ class Headers(Mapping[str, str]):
 def parse_cookie_header(header: str) -> dict[str, str]:
     """Parse a ``Cookie`` header as browsers send it.
 
-    The first occurrence of a name wins and values are percent-decoded, as in Auth.js.
+    The first occurrence of a name wins and values are percent-decoded, as in Auth.js; a
+    value that does not decode (bad ``%`` sequence, not UTF-8) is kept as it is.
     Parsing is lenient like browsers and Starlette (``http.cookies`` drops every cookie after
     the first one it dislikes, which would lose sessions to one odd third-party cookie).
     """
@@ -75,8 +77,21 @@ def parse_cookie_header(header: str) -> dict[str, str]:
         value = value.strip()
         if len(value) >= 2 and value[0] == value[-1] == '"':
             value = value[1:-1]
-        cookies[name] = unquote(value, errors="replace")
+        cookies[name] = _decode_cookie_value(value)
     return cookies
+
+
+_BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
+def _decode_cookie_value(value: str) -> str:
+    """Percent-decode like ``decodeURIComponent``; a value it would refuse stays as it is."""
+    if "%" not in value or _BAD_PERCENT.search(value):
+        return value
+    try:
+        return unquote(value, errors="strict")
+    except UnicodeDecodeError:
+        return value
 
 
 @dataclass(frozen=True)
@@ -96,6 +111,9 @@ class Request:
     headers: Headers = field(default_factory=Headers)
     body: bytes = b""
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "method", self.method.upper())
+
     @classmethod
     def build(
         cls,
@@ -107,7 +125,7 @@ class Request:
     ) -> Request:
         """Make a request from plain values (a convenience for integrations and tests)."""
         raw = body.encode() if isinstance(body, str) else body
-        return cls(method.upper(), url, Headers(headers), raw)
+        return cls(method, url, Headers(headers), raw)
 
     @property
     def content_type(self) -> str:
@@ -136,21 +154,24 @@ class Request:
         if self.method != "POST" or not self.body:
             return {}
         content_type = self.content_type.lower()
-        try:
-            text = self.body.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise BadRequestBody("The request body is not valid UTF-8.") from exc
         if "application/json" in content_type:
+            text = self._text()
             try:
                 data = json.loads(text)
-            except ValueError as exc:
+            except (ValueError, RecursionError) as exc:
                 raise BadRequestBody("The request body is not valid JSON.") from exc
             if not isinstance(data, dict):
                 raise BadRequestBody("The JSON request body must be an object.")
             return data
         if "application/x-www-form-urlencoded" in content_type:
-            return dict(parse_qsl(text, keep_blank_values=True))
+            return dict(parse_qsl(self._text(), keep_blank_values=True))
         return {}
+
+    def _text(self) -> str:
+        try:
+            return self.body.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise BadRequestBody("The request body is not valid UTF-8.") from exc
 
 
 @dataclass(slots=True)

@@ -32,7 +32,8 @@ def origin_of(url: str) -> str:
     Raises:
         ValueError: ``url`` is not an absolute http(s) URL.
     """
-    parts = urlsplit(url)
+    # Browsers read "\\" as "/" in http(s) URLs; urlsplit does not.
+    parts = urlsplit(url.replace("\\", "/"))
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError(f"not an absolute http(s) URL: {url!r}")
     port = parts.port  # raises ValueError for a bad port
@@ -79,7 +80,8 @@ def create_action_url(
 ) -> str:
     """The absolute URL of an action, as the server-side helpers need it.
 
-    ``AUTH_URL`` wins when set. Otherwise the origin is built from the request headers:
+    ``AUTH_URL`` (or the older ``NEXTAUTH_URL``) wins when set. Otherwise the origin is built
+    from the request headers:
     ``X-Forwarded-Proto``/``X-Forwarded-Host`` only when ``config.trust_host`` is true (a
     forged header must not steer redirects), else the protocol and ``Host``.
 
@@ -92,7 +94,7 @@ def create_action_url(
             ``logger`` are read).
     """
     base_path = (getattr(config, "base_path", None) or "").strip("/")
-    env_url = env.get("AUTH_URL")
+    env_url = env.get("AUTH_URL") or env.get("NEXTAUTH_URL")
     if env_url:
         parts = urlsplit(env_url)
         env_path = parts.path.strip("/")
