@@ -93,7 +93,7 @@ def callback_url_errors(request: Request, cookie_name: str) -> list[AuthError]:
     """``InvalidCallbackUrl`` for a query parameter or cookie that is no path or http(s) URL."""
     errors: list[AuthError] = []
     query_url = request.query.get("callbackUrl")
-    if query_url is not None and not is_valid_callback_url(query_url):
+    if query_url and not is_valid_callback_url(query_url):
         errors.append(InvalidCallbackUrl("Invalid callback URL in the query"))
     cookie_url = request.cookies.get(cookie_name)
     if cookie_url and not is_valid_callback_url(cookie_url):

@@ -21,7 +21,7 @@ from authui.errors import AuthError, CredentialsSignin, ErrorPageLoop, UnknownAc
 from authui.http import BadRequestBody, InternalResponse, Request, Response
 from authui.options import Options, resolve
 from authui.pages import render_error_page
-from authui.urls import ACTIONS_WITH_PROVIDER, is_auth_action, origin_of
+from authui.urls import ACTIONS_WITH_PROVIDER, is_auth_action, origin_of, safe_url
 
 RETURN_REDIRECT = "x-auth-return-redirect"
 JSON_HEADER = ("Content-Type", "application/json")
@@ -156,10 +156,10 @@ async def _init(ctx: Context) -> None:
         callback_url = str(
             await invoke(options.redirect_callback, url=candidate, base_url=ctx.origin)
         )
-    ctx.callback_url = callback_url
-    if callback_url != cookie_value:
+    ctx.callback_url = safe_url(callback_url)
+    if ctx.callback_url != cookie_value:
         option = ctx.cookies.callback_url
-        ctx.set_cookies.append(Cookie(option.name, callback_url, option.options))
+        ctx.set_cookies.append(Cookie(option.name, ctx.callback_url, option.options))
 
 
 def to_response(internal: InternalResponse, *, return_redirect: bool = False) -> Response:
@@ -168,10 +168,11 @@ def to_response(internal: InternalResponse, *, return_redirect: bool = False) ->
     headers = list(internal.headers)
     headers += [("Set-Cookie", cookie.serialize()) for cookie in internal.cookies]
     if internal.redirect is not None:
-        headers.append(("Location", internal.redirect))
+        location = safe_url(internal.redirect)
+        headers.append(("Location", location))
         if return_redirect:
             headers = [(k, v) for k, v in headers if k.lower() != "content-type"]
-            return Response.json(200, {"url": internal.redirect}, headers)
+            return Response.json(200, {"url": location}, headers)
         return Response(302, headers)
     body = internal.body
     content_type = next((v for k, v in headers if k.lower() == "content-type"), "")

@@ -81,6 +81,18 @@ def parse_cookie_header(header: str) -> dict[str, str]:
     return cookies
 
 
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _has_lone_surrogate(data: object) -> bool:
+    """Whether decoded JSON holds a string that cannot be encoded as UTF-8."""
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 _BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 
@@ -162,6 +174,8 @@ class Request:
                 raise BadRequestBody("The request body is not valid JSON.") from exc
             if not isinstance(data, dict):
                 raise BadRequestBody("The JSON request body must be an object.")
+            if _SURROGATE.search(text) and _has_lone_surrogate(data):
+                raise BadRequestBody("The JSON request body holds invalid Unicode.")
             return data
         if "application/x-www-form-urlencoded" in content_type:
             return dict(parse_qsl(self._text(), keep_blank_values=True))

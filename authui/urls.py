@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any, Literal, TypeGuard, get_args
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 AuthAction = Literal[
     "callback",
@@ -42,6 +42,15 @@ def origin_of(url: str) -> str:
     if ":" in host:
         host = f"[{host}]"
     return f"{parts.scheme}://{host}" + (f":{port}" if port and port != default else "")
+
+
+_URL_SAFE = "!#$%&'()*+,-./:;=?@[]~_"
+
+
+def safe_url(url: str) -> str:
+    """``url`` with spaces, control characters and non-ASCII percent-encoded, as browsers
+    serialise URLs; existing ``%XX`` escapes stay. Safe to put in a ``Location`` header."""
+    return quote(url, safe=_URL_SAFE, errors="replace")
 
 
 def is_valid_callback_url(value: str) -> bool:
