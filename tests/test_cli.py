@@ -1,0 +1,49 @@
+"""The ``authui`` command line."""
+
+from __future__ import annotations
+
+import base64
+import subprocess
+import sys
+
+import pytest
+
+from authui.cli import main
+
+
+def test_secret_prints_an_env_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["secret"]) == 0
+    out = capsys.readouterr()
+    assert out.out.startswith('AUTH_SECRET="')
+    assert out.out.endswith('"\n')
+    value = out.out.strip()[len('AUTH_SECRET="') : -1]
+    assert len(base64.urlsafe_b64decode(value + "=")) == 32
+    assert ".env" in out.err
+
+
+def test_secret_raw_prints_only_the_value_and_differs_each_time(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    values = set()
+    for _ in range(5):
+        main(["secret", "--raw"])
+        values.add(capsys.readouterr().out.strip())
+    assert len(values) == 5
+    assert all(len(v) == 43 for v in values)
+
+
+def test_console_script_runs() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "authui.cli", "secret", "--raw"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert len(done.stdout.strip()) == 43
+
+
+def test_unknown_command_exits_with_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["nope"])
+    assert exit_info.value.code == 2
+    assert "usage: authui" in capsys.readouterr().err
