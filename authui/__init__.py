@@ -27,6 +27,7 @@ from authui.errors import CredentialsSignin as CredentialsSignin
 from authui.http import InternalResponse as InternalResponse
 from authui.http import Request as Request
 from authui.http import Response as Response
+from authui.options import validate_config as validate_config
 from authui.providers.credentials import Credentials as Credentials
 from authui.urls import create_action_url as create_action_url
 from authui.urls import is_auth_action as is_auth_action
@@ -58,4 +59,5 @@ __all__ = [
     "raw",
     "set_env_defaults",
     "skip_csrf_check",
+    "validate_config",
 ]

@@ -125,3 +125,18 @@ def _build(config: AuthConfig) -> Options:
         sign_in_callback=callbacks.sign_in or default_sign_in,
         redirect_callback=callbacks.redirect or default_redirect,
     )
+
+
+def validate_config(config: AuthConfig) -> None:
+    """Resolve ``config`` now and raise its first configuration error.
+
+    Call it when the app starts (integrations do), so that a broken configuration, such as
+    a missing secret outside development mode, stops the app at once instead of answering
+    every request with a configuration error. Warnings are logged.
+
+    Raises:
+        AuthError: The first configuration error, e.g. ``MissingSecret``.
+    """
+    error = resolve(config).static_error
+    if error is not None:
+        raise error

@@ -303,3 +303,18 @@ async def test_static_config_errors_are_logged_once(caplog: pytest.LogCaptureFix
 )
 def test_is_date(value: object, expected: bool) -> None:
     assert is_date(value) is expected
+
+
+def test_validate_config_raises_missing_secret_at_start_up() -> None:
+    from authui import validate_config
+
+    with pytest.raises(MissingSecret):
+        validate_config(AuthConfig(providers=[CREDENTIALS], trust_host=True))
+
+
+def test_validate_config_accepts_development_mode(caplog: pytest.LogCaptureFixture) -> None:
+    from authui import validate_config
+
+    validate_config(AuthConfig(providers=[CREDENTIALS], development=True))
+    assert "dev-secret-generated" in caplog.text
+    validate_config(set_env_defaults({"AUTH_SECRET": SECRET}, AuthConfig(providers=[CREDENTIALS])))
