@@ -13,7 +13,7 @@ from markupsafe import Markup
 from quart import Quart, Response, request
 
 import authui
-from authui import AuthConfig, Credentials, CredentialsSignin, set_env_defaults
+from authui import AuthConfig, Credentials, CredentialsSignin, set_env_defaults, validate_config
 
 
 class UnknownUser(CredentialsSignin):
@@ -46,6 +46,8 @@ config = set_env_defaults(
         ]
     ),
 )
+
+validate_config(config)  # stop here, at start-up, if the configuration is broken
 
 app = Quart(__name__)
 
