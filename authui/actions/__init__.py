@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from authui.actions import callback, csrf_token, pages, providers, session, signin, signout
+from authui.actions import (
+    callback,
+    csrf_token,
+    pages,
+    providers,
+    session,
+    signin,
+    signout,
+    webauthn_options,
+)
 from authui.context import Context
 from authui.errors import MissingCSRF, UnknownAction
 from authui.http import InternalResponse
@@ -20,7 +29,7 @@ GET: dict[str, Action] = {
     "signin": pages.signin,
     "signout": pages.signout,
     "verify-request": pages.verify_request,
-    "webauthn-options": callback.webauthn_options,
+    "webauthn-options": webauthn_options.get,
 }
 
 POST: dict[str, Action] = {

@@ -40,11 +40,6 @@ async def post(ctx: Context) -> InternalResponse:
     raise InvalidProvider(f"POST callbacks are not supported for {provider.type!r} providers")
 
 
-async def webauthn_options(ctx: Context) -> InternalResponse:
-    provider = ctx.provider
-    raise InvalidProvider(f"Provider {provider.id!r} is not a WebAuthn provider")
-
-
 async def _credentials(ctx: Context, provider: Credentials) -> InternalResponse:
     if provider.authorize is None:
         raise MissingAuthorize(f"Credentials provider {provider.id!r} has no authorize function")

@@ -47,7 +47,6 @@ async def signin(ctx: Context) -> InternalResponse:
         csrf_token=ctx.csrf.token,
         callback_url=ctx.callback_url,
         error=signin_error_message(error) if error else None,
-        email=ctx.query.get("email", ""),
     )
 
 
