@@ -172,7 +172,7 @@ async def test_session_update_without_csrf_is_400_null(client: AuthClient) -> No
 async def test_signin_page_renders_providers_and_csrf(client: AuthClient) -> None:
     response = await client.get("signin")
     assert response.status == 200
-    assert response.header("content-type") == "text/html; charset=utf-8"
+    assert response.header("content-type") == "text/html"
     html = response.text
     assert "<title>Sign In</title>" in html
     assert 'action="http://localhost:3000/auth/callback/credentials"' in html

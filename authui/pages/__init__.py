@@ -14,7 +14,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from authui.http import InternalResponse
 from authui.options import Options
 
-HTML = ("Content-Type", "text/html; charset=utf-8")
+HTML = ("Content-Type", "text/html")
 
 _environment = Environment(
     loader=PackageLoader("authui.pages", "templates"),

@@ -1,9 +1,12 @@
-"""The real ``@auth/core`` JWT functions, run by node, for interoperability tests.
+"""The real ``@auth/core`` JWT functions and ``Auth`` handler, run by node, for
+interoperability tests.
 
 ``tests/peers/authjs/jwt.mjs`` answers a batch of operations (``encode``, ``decode``,
 ``getToken``, ``chunk``; see its header) in one node process, so a test module pays node's
-start-up once. Use the :func:`authjs` fixture: it fails under CI (``CI=true``) and skips
-elsewhere when node or the npm package is missing, saying how to install it.
+start-up once; ``tests/peers/authjs/core.mjs`` likewise runs a batch of request scenarios
+through the real ``Auth`` handler (:meth:`AuthJS.core`). Use the :func:`authjs` fixture: it
+fails under CI (``CI=true``) and skips elsewhere when node or the npm package is missing,
+saying how to install it.
 """
 
 from __future__ import annotations
@@ -20,12 +23,17 @@ import pytest
 
 PEER_DIR = Path(__file__).resolve().parent / "authjs"
 SCRIPT = PEER_DIR / "jwt.mjs"
+CORE_SCRIPT = PEER_DIR / "core.mjs"
 PACKAGE = PEER_DIR / "node_modules" / "@auth" / "core"
 TIMEOUT = 60.0
 INSTALL_HINT = "run scripts/test, which runs `npm ci` in tests/peers/authjs"
 
 Operation = Mapping[str, Any]
 Result = dict[str, Any]
+Scenario = Mapping[str, Any]
+"""``{"name", "origin", "steps": [{"method", "path", "headers", "body", "cookies", "jar"}]}``"""
+StepResult = dict[str, Any]
+"""``{"status", "headers": {lower-cased name: [values]}, "body", "logged"}``"""
 
 
 class PeerError(RuntimeError):
@@ -33,20 +41,18 @@ class PeerError(RuntimeError):
 
 
 class AuthJS:
-    """Runs operations through ``jwt.mjs`` with the node executable ``node``."""
+    """Runs ``jwt.mjs`` operations and ``core.mjs`` scenarios with the node executable ``node``."""
 
     def __init__(self, node: str) -> None:
         self.node = node
 
-    def run(self, operations: Sequence[Operation]) -> list[Result]:
-        """Answer every operation, in order, from one node process.
-
-        A failed operation answers ``{"error": message, "name": error class}``.
-        """
+    def run_script(self, script: Path, request: Any) -> Any:
+        """Send ``request`` as JSON to ``script``'s stdin, in one node process; return the
+        JSON it writes to stdout."""
         try:
             done = subprocess.run(
-                [self.node, str(SCRIPT)],
-                input=json.dumps(list(operations)),
+                [self.node, str(script)],
+                input=json.dumps(request),
                 capture_output=True,
                 text=True,
                 encoding="utf-8",
@@ -55,13 +61,34 @@ class AuthJS:
                 check=False,
             )
         except subprocess.TimeoutExpired as exc:
-            raise PeerError(f"{SCRIPT.name} did not answer within {TIMEOUT} s") from exc
+            raise PeerError(f"{script.name} did not answer within {TIMEOUT} s") from exc
         if done.returncode != 0:
-            raise PeerError(f"{SCRIPT.name} exited with {done.returncode}:\n{done.stderr}")
-        results = json.loads(done.stdout)
+            raise PeerError(f"{script.name} exited with {done.returncode}:\n{done.stderr}")
+        try:
+            return json.loads(done.stdout)
+        except ValueError as exc:
+            raise PeerError(f"{script.name} answered {done.stdout[:200]!r}") from exc
+
+    def run(self, operations: Sequence[Operation]) -> list[Result]:
+        """Answer every operation, in order, from one node process.
+
+        A failed operation answers ``{"error": message, "name": error class}``.
+        """
+        results = self.run_script(SCRIPT, list(operations))
         if not isinstance(results, list) or len(results) != len(operations):
-            raise PeerError(f"{SCRIPT.name} answered {done.stdout[:200]!r}")
+            raise PeerError(f"{SCRIPT.name} answered {json.dumps(results)[:200]!r}")
         return [dict(r) for r in results]
+
+    def core(self, secret: str, scenarios: Sequence[Scenario]) -> list[list[StepResult]]:
+        """Run every scenario through the real ``Auth`` handler (``core.mjs``), in one node
+        process; for each scenario, one result per step.
+
+        See ``core.mjs``'s header for the shape of scenarios and results.
+        """
+        answers = self.run_script(CORE_SCRIPT, {"secret": secret, "scenarios": list(scenarios)})
+        if not isinstance(answers, list) or len(answers) != len(scenarios):
+            raise PeerError(f"{CORE_SCRIPT.name} answered {json.dumps(answers)[:200]!r}")
+        return [[dict(step) for step in steps] for steps in answers]
 
     def named(self, operations: Mapping[str, Operation]) -> dict[str, Result]:
         """:meth:`run` for operations keyed by name; the results have the same keys."""
