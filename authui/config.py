@@ -102,16 +102,23 @@ class Theme:
     """The look of the built-in pages.
 
     Attributes:
+        pack: The theme pack: ``"default"``, ``"base"`` (unstyled, semantic), ``"terminal"``,
+            or one installed through the ``authui.themes`` entry point group.
         color_scheme: ``"auto"`` follows the browser's preference.
         logo: URL of a logo shown on every page.
         brand_color: CSS colour of buttons and links.
         button_text: CSS colour of button text.
+        template_dirs: Folders searched before the pack, so that
+            ``<folder>/authui/signin.html`` replaces the pack's sign-in page. Integrations
+            add the app's template folder.
     """
 
+    pack: str = "default"
     color_scheme: Literal["auto", "dark", "light"] = "auto"
     logo: str = ""
     brand_color: str = ""
     button_text: str = ""
+    template_dirs: Sequence[str] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

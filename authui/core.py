@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
+from authui import htmx
 from authui.actions import dispatch
+from authui.actions.callback import inline_error
 from authui.callbacks import invoke
 from authui.checks import callback_url_errors, host_errors
 from authui.config import AuthConfig
@@ -20,12 +22,12 @@ from authui.csrf import create_csrf_state
 from authui.errors import AuthError, CredentialsSignin, ErrorPageLoop, UnknownAction
 from authui.http import BadRequestBody, InternalResponse, Request, Response
 from authui.options import Options, resolve
-from authui.pages import render_error_page
+from authui.pages.assets import CACHE_FOREVER, STATIC_PREFIX
 from authui.urls import ACTIONS_WITH_PROVIDER, is_auth_action, origin_of, safe_url
 
 RETURN_REDIRECT = "x-auth-return-redirect"
 JSON_HEADER = ("Content-Type", "application/json")
-PAGE_ACTIONS = frozenset({"signin", "signout", "error", "verify-request"})
+PAGE_ACTIONS = frozenset({"signin", "signout", "error", "verify-request", "new-user"})
 CONFIG_ERROR_MESSAGE = (
     "There was a problem with the server configuration. Check the server logs for more information."
 )
@@ -51,7 +53,10 @@ async def Auth(request: Request, config: AuthConfig) -> Response | InternalRespo
     internal = await _handle(request, options)
     if config.raw is not None:
         return internal
-    return to_response(internal, return_redirect=RETURN_REDIRECT in request.headers)
+    return_redirect = RETURN_REDIRECT in request.headers
+    if internal.redirect is not None and not return_redirect and htmx.is_htmx(request):
+        internal = htmx.redirect(internal)
+    return to_response(internal, return_redirect=return_redirect)
 
 
 def _json(status: int, data: object) -> InternalResponse:
@@ -63,7 +68,10 @@ async def _handle(request: Request, options: Options) -> InternalResponse:
     logger = options.logger
     try:
         url = _effective_url(request.url, options)
-        action, provider_id = _parse_path(urlsplit(url).path, request.method, options.base_path)
+        path = urlsplit(url).path
+        if path.startswith(options.base_path + STATIC_PREFIX) and request.method == "GET":
+            return _static_file(path[len(options.base_path + STATIC_PREFIX) :], options)
+        action, provider_id = _parse_path(path, request.method, options.base_path)
     except UnknownAction as error:
         logger.error(error)
         return _json(400, "Bad request.")
@@ -112,6 +120,22 @@ async def _handle(request: Request, options: Options) -> InternalResponse:
         return _error_response(ctx, exc)
     internal.cookies[:0] = ctx.set_cookies
     return internal
+
+
+def _static_file(served_name: str, options: Options) -> InternalResponse:
+    asset = options.renderer.assets.find(served_name)
+    if asset is None:
+        return InternalResponse(
+            status=404, headers=[("Content-Type", "text/plain")], body="Not found"
+        )
+    return InternalResponse(
+        headers=[
+            ("Content-Type", asset.content_type),
+            ("Cache-Control", CACHE_FOREVER),
+            ("X-Content-Type-Options", "nosniff"),
+        ],
+        body=asset.path.read_bytes(),
+    )
 
 
 def _effective_url(url: str, options: Options) -> str:
@@ -176,7 +200,9 @@ def to_response(internal: InternalResponse, *, return_redirect: bool = False) ->
         return Response(302, headers)
     body = internal.body
     content_type = next((v for k, v in headers if k.lower() == "content-type"), "")
-    if isinstance(body, str) and "json" not in content_type:
+    if isinstance(body, bytes):
+        data = body
+    elif isinstance(body, str) and "json" not in content_type:
         data = body.encode()
     elif body is None and not content_type:
         data = b""
@@ -199,7 +225,7 @@ def _configuration_error(
             else:
                 target = _with_query(origin_of(url) + error_page, {"error": "Configuration"})
                 return InternalResponse(redirect=target)
-        return render_error_page(options, "Configuration", sign_in_url=None)
+        return options.renderer.error_page("Configuration", sign_in_url=None)
     return _json(500, {"message": CONFIG_ERROR_MESSAGE})
 
 
@@ -216,6 +242,10 @@ def _error_response(ctx: Context, exc: Exception) -> InternalResponse:
         raise exc
     if ctx.method == "POST" and ctx.action == "session":
         return _json(400, None)
+    if htmx.is_htmx(ctx.request) and not return_redirect:
+        inline = inline_error(ctx, error)
+        if inline is not None:
+            return htmx.fragment(inline)
     params = {"error": error.type if error.client_safe else "Configuration"}
     if isinstance(error, CredentialsSignin):
         params["code"] = error.code

@@ -10,11 +10,13 @@ from typing import Any
 
 from authui.callbacks import default_jwt, default_session, default_sign_in
 from authui.checks import ConfigCheck, session_strategy, static_check
-from authui.config import AuthConfig
+from authui.config import AuthConfig, Theme
 from authui.cookies import CookieTable, cookie_table
 from authui.env import DEFAULT_BASE_PATH
 from authui.errors import AuthError, InvalidProvider
 from authui.logger import FilteredLogger, Logger, StandardLogger
+from authui.pages import PageRenderer
+from authui.pages.packs import UnknownThemePack
 from authui.providers.base import Provider
 from authui.urls import default_redirect, origin_of
 
@@ -38,6 +40,7 @@ class Options:
     session_callback: Callable[..., Any]
     sign_in_callback: Callable[..., Any]
     redirect_callback: Callable[..., Any]
+    renderer: PageRenderer
 
     @property
     def static_error(self) -> AuthError | None:
@@ -103,6 +106,12 @@ def _build(config: AuthConfig) -> Options:
             fixed_origin = origin_of(config.url)
         except ValueError:
             errors.append(AuthError(f"AUTH_URL is not an absolute http(s) URL: {config.url!r}"))
+    base_path = "/" + (config.base_path or DEFAULT_BASE_PATH).strip("/")
+    try:
+        renderer = PageRenderer(config.theme, base_path)
+    except UnknownThemePack as exc:
+        errors.append(AuthError(str(exc)))
+        renderer = PageRenderer(Theme(pack="base"), base_path)
     for code in warnings:
         logger.warn(code)
     for error in errors:
@@ -112,7 +121,7 @@ def _build(config: AuthConfig) -> Options:
         config=config,
         keys=tuple(keys),
         logger=logger,
-        base_path="/" + (config.base_path or DEFAULT_BASE_PATH).strip("/"),
+        base_path=base_path,
         providers={p.id: p for p in config.providers},
         strategy=session_strategy(config),
         jwt_max_age=config.jwt.max_age or config.session.max_age,
@@ -124,6 +133,7 @@ def _build(config: AuthConfig) -> Options:
         session_callback=callbacks.session or default_session,
         sign_in_callback=callbacks.sign_in or default_sign_in,
         redirect_callback=callbacks.redirect or default_redirect,
+        renderer=renderer,
     )
 
 

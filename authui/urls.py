@@ -10,6 +10,7 @@ AuthAction = Literal[
     "callback",
     "csrf",
     "error",
+    "new-user",
     "providers",
     "session",
     "signin",

@@ -27,6 +27,7 @@ ACTIONS = [
     "callback",
     "csrf",
     "error",
+    "new-user",
     "providers",
     "session",
     "signin",
@@ -88,6 +89,7 @@ def test_other_strings_are_not_actions(action: str) -> None:
 
 
 def test_action_sets() -> None:
+    """The Auth.js actions plus ``new-user``, authui's own welcome page."""
     assert set(ACTIONS) == AUTH_ACTIONS
     assert {"signin", "callback", "webauthn-options"} == ACTIONS_WITH_PROVIDER
 

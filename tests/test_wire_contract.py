@@ -800,7 +800,7 @@ def test_error_pages(runs: Runs, site: str) -> None:
         assert ours.headers["content-type"] == theirs.headers["content-type"]
         for answer in (ours, theirs):
             assert "<title>Error</title>" in answer.body
-            assert f"<h1>{heading}</h1>" in answer.body
+            assert f">{heading}</h1>" in answer.body
         assert ours.cookie_shapes == theirs.cookie_shapes
 
 

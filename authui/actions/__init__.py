@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from authui.actions import (
     callback,
     csrf_token,
+    new_user,
     pages,
     providers,
     session,
@@ -24,6 +25,7 @@ GET: dict[str, Action] = {
     "callback": callback.get,
     "csrf": csrf_token.get,
     "error": pages.error,
+    "new-user": new_user.get,
     "providers": providers.get,
     "session": session.get,
     "signin": pages.signin,
@@ -34,12 +36,13 @@ GET: dict[str, Action] = {
 
 POST: dict[str, Action] = {
     "callback": callback.post,
+    "new-user": new_user.post,
     "session": session.post,
     "signin": signin.post,
     "signout": signout.post,
 }
 
-CSRF_CHECKED = frozenset({"session", "signin", "signout"})
+CSRF_CHECKED = frozenset({"new-user", "session", "signin", "signout"})
 
 
 async def dispatch(ctx: Context) -> InternalResponse:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from authui.actions.authorized import finish_sign_in
+from authui.actions.views import form_context, provider_view
 from authui.callbacks import invoke_positional
 from authui.context import Context
 from authui.errors import (
@@ -18,6 +19,7 @@ from authui.errors import (
     MissingCSRF,
 )
 from authui.http import InternalResponse
+from authui.pages import signin_error_message
 from authui.providers.credentials import Credentials
 
 
@@ -38,6 +40,22 @@ async def post(ctx: Context) -> InternalResponse:
         except Exception as exc:
             raise CallbackRouteError(cause={"err": exc, "provider": provider.id}) from exc
     raise InvalidProvider(f"POST callbacks are not supported for {provider.type!r} providers")
+
+
+def inline_error(ctx: Context, error: AuthError) -> InternalResponse | None:
+    """For htmx: a refused credentials sign-in answered with the form itself, its message
+    shown and the typed values (never passwords) kept; ``None`` for every other failure."""
+    if ctx.action != "callback" or ctx.method != "POST" or error.kind != "signIn":
+        return None
+    provider = ctx.options.providers.get(ctx.provider_id or "")
+    if not isinstance(provider, Credentials) or not error.client_safe:
+        return None
+    view = provider_view(ctx, provider, values=ctx.body, error=signin_error_message(error.type))
+    answer = ctx.options.renderer.fragment(
+        "forms/credentials.html", provider=view, **form_context(ctx)
+    )
+    answer.cookies = list(ctx.set_cookies)  # a CSRF token issued now must reach the browser
+    return answer
 
 
 async def _credentials(ctx: Context, provider: Credentials) -> InternalResponse:

@@ -1,15 +1,15 @@
-"""GET /signin, /signout, /error and /verify-request: the built-in pages, or a redirect to
-the app's own page when ``pages`` names one."""
+"""GET /signin, /signout, /error, /verify-request and /new-user: the built-in pages, or a
+redirect to the app's own page when ``pages`` names one."""
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import urlencode, urlsplit
 
+from authui.actions.views import form_context, provider_view
 from authui.context import Context
 from authui.errors import UnknownAction
 from authui.http import InternalResponse
-from authui.pages import render, render_error_page, signin_error_message
+from authui.pages import signin_error_message
 from authui.providers.credentials import Credentials
 
 
@@ -27,26 +27,18 @@ async def signin(ctx: Context) -> InternalResponse:
         if error:
             params["error"] = error
         return InternalResponse(redirect=_join(custom, params))
-    providers: list[dict[str, Any]] = [
-        {
-            "id": p.id,
-            "name": p.name,
-            "type": p.type,
-            "signin_url": ctx.action_url("signin", p.id),
-            "callback_url": ctx.action_url("callback", p.id),
-            "credentials": p.credentials if isinstance(p, Credentials) else {},
-        }
+    providers = [
+        provider_view(ctx, p, values={"email": ctx.query.get("email", "")})
         for p in ctx.options.providers.values()
         if not (isinstance(p, Credentials) and not p.credentials)
     ]
-    return render(
-        ctx.options,
+    return ctx.options.renderer.page(
         "signin.html",
         "Sign In",
         providers=providers,
-        csrf_token=ctx.csrf.token,
-        callback_url=ctx.callback_url,
         error=signin_error_message(error) if error else None,
+        email=ctx.query.get("email", ""),
+        **form_context(ctx),
     )
 
 
@@ -54,12 +46,8 @@ async def signout(ctx: Context) -> InternalResponse:
     custom = ctx.options.config.pages.sign_out
     if custom:
         return InternalResponse(redirect=custom)
-    return render(
-        ctx.options,
-        "signout.html",
-        "Sign Out",
-        action=ctx.action_url("signout"),
-        csrf_token=ctx.csrf.token,
+    return ctx.options.renderer.page(
+        "signout.html", "Sign Out", action=ctx.action_url("signout"), **form_context(ctx)
     )
 
 
@@ -68,8 +56,7 @@ async def verify_request(ctx: Context) -> InternalResponse:
     if custom:
         query = urlsplit(ctx.url).query
         return InternalResponse(redirect=custom + (f"?{query}" if query else ""))
-    return render(
-        ctx.options,
+    return ctx.options.renderer.page(
         "verify_request.html",
         "Verify Request",
         site_url=ctx.origin,
@@ -82,6 +69,6 @@ async def error(ctx: Context) -> InternalResponse:
     custom = ctx.options.config.pages.error
     if custom:
         return InternalResponse(redirect=_join(custom, {"error": value}))
-    return render_error_page(
-        ctx.options, value, sign_in_url=ctx.action_url("signin"), site_url=ctx.origin
+    return ctx.options.renderer.error_page(
+        value, sign_in_url=ctx.action_url("signin"), site_url=ctx.origin
     )

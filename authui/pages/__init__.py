@@ -1,27 +1,27 @@
-"""The built-in pages: sign-in, sign-out, error and verify-request, rendered with Jinja.
+"""The built-in pages, rendered from a theme pack with Jinja.
 
-One Jinja environment serves every request; templates live in ``authui/pages/templates``.
-Messages are the Auth.js texts, keyed by the ``error`` query parameter.
+Template lookup for ``authui/<name>.html``: the app's own template folders first (so an
+app's ``templates/authui/signin.html`` wins), then the chosen pack, then its parents down
+to ``base``. A pack's own file is also reachable as ``authui-<pack>/<name>.html``, for an
+override that extends the original. One environment per configuration serves every
+request.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, select_autoescape
 
+from authui.config import Theme
 from authui.http import InternalResponse
-from authui.options import Options
+from authui.i18n import translate
+from authui.pages.assets import STATIC_PREFIX, Assets
+from authui.pages.packs import ThemePack, pack_chain
 
 HTML = ("Content-Type", "text/html")
-
-_environment = Environment(
-    loader=PackageLoader("authui.pages", "templates"),
-    autoescape=select_autoescape(default=True, default_for_string=True),
-    trim_blocks=True,
-    lstrip_blocks=True,
-)
 
 _TRY_ANOTHER = "Try signing in with a different account."
 SIGNIN_ERRORS: Mapping[str, str] = {
@@ -65,28 +65,90 @@ ERROR_PAGES: Mapping[str, tuple[int, str, str, bool]] = {
 """``error`` value → (status, heading, text, whether to offer a sign-in button)."""
 
 
-def render(
-    options: Options, template: str, title: str, status: int = 200, **context: Any
-) -> InternalResponse:
-    """Render a page template into an HTML response."""
-    html = _environment.get_template(template).render(
-        title=title, theme=options.config.theme, **context
+def security_headers(nonce: str) -> list[tuple[str, str]]:
+    """Headers of every page: a nonce-based CSP without inline script, no framing, no
+    referrer (page URLs may carry tokens), no caching."""
+    csp = (
+        "default-src 'self'; "
+        f"script-src 'self' 'nonce-{nonce}'; "
+        f"style-src 'self' 'nonce-{nonce}'; "
+        "img-src 'self' data: https:; "
+        "connect-src 'self'; "
+        "object-src 'none'; "
+        "base-uri 'none'; "
+        "frame-ancestors 'none'"
     )
-    return InternalResponse(status=status, headers=[HTML], body=html)
+    return [
+        ("Content-Security-Policy", csp),
+        ("X-Frame-Options", "DENY"),
+        ("Referrer-Policy", "no-referrer"),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Cache-Control", "no-store"),
+    ]
 
 
-def render_error_page(
-    options: Options, error: str, *, sign_in_url: str | None, site_url: str | None = None
-) -> InternalResponse:
-    """The error page for an ``error`` value; the status follows the error."""
-    status, heading, text, offer_sign_in = ERROR_PAGES.get(error, (200, "Error", "", False))
-    return render(
-        options,
-        "error.html",
-        "Error",
-        status,
-        heading=heading,
-        text=text,
-        sign_in_url=sign_in_url if offer_sign_in else None,
-        site_url=site_url,
-    )
+class PageRenderer:
+    """Renders pages and fragments for one theme, built once per configuration.
+
+    Args:
+        theme: The configured theme (pack, colours, logo, app template folders).
+        base_path: The base path of the auth routes; static files live under it.
+
+    Raises:
+        UnknownThemePack: The theme names a pack that is not installed.
+    """
+
+    def __init__(self, theme: Theme, base_path: str):
+        self.theme = theme
+        self.chain: list[ThemePack] = pack_chain(theme.pack)
+        self.assets = Assets(base_path + STATIC_PREFIX, self.chain)
+        packs = ChoiceLoader([FileSystemLoader(p.directory) for p in self.chain])
+        prefixes: dict[str, Any] = {"authui": packs}
+        prefixes.update({f"authui-{p.name}": FileSystemLoader(p.directory) for p in self.chain})
+        self.environment = Environment(
+            loader=ChoiceLoader(
+                [FileSystemLoader(list(theme.template_dirs)), PrefixLoader(prefixes)]
+            ),
+            autoescape=select_autoescape(default=True, default_for_string=True),
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+        self.environment.globals.update(
+            _=translate,
+            theme=theme,
+            static=self.assets.url,
+            htmx_url=self.assets.url(self.assets.htmx),
+            stylesheets=[
+                self.assets.url(name) for p in reversed(self.chain) for name in p.stylesheets
+            ],
+        )
+
+    def page(
+        self, template: str, title: str, status: int = 200, **context: Any
+    ) -> InternalResponse:
+        """A full page: ``authui/<template>``, with the security headers and a fresh nonce."""
+        nonce = secrets.token_urlsafe(16)
+        html = self.environment.get_template(f"authui/{template}").render(
+            title=translate(title), csp_nonce=nonce, **context
+        )
+        return InternalResponse(status=status, headers=[HTML, *security_headers(nonce)], body=html)
+
+    def fragment(self, template: str, **context: Any) -> InternalResponse:
+        """A piece of a page for htmx to swap in (``authui/<template>``), no layout."""
+        html = self.environment.get_template(f"authui/{template}").render(**context)
+        return InternalResponse(headers=[HTML, ("Cache-Control", "no-store")], body=html)
+
+    def error_page(
+        self, error: str, *, sign_in_url: str | None, site_url: str | None = None
+    ) -> InternalResponse:
+        """The error page for an ``error`` value; the status follows the error."""
+        status, heading, text, offer_sign_in = ERROR_PAGES.get(error, (200, "Error", "", False))
+        return self.page(
+            "error.html",
+            "Error",
+            status,
+            heading=heading,
+            text=text,
+            sign_in_url=sign_in_url if offer_sign_in else None,
+            site_url=site_url,
+        )

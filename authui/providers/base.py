@@ -9,6 +9,21 @@ ProviderType = Literal["oidc", "oauth", "email", "credentials", "webauthn"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ProviderStyle:
+    """How a provider's button looks.
+
+    Attributes:
+        brand_color: Background colour of the button.
+        logo: URL of the logo shown on the button.
+        text: Text colour of the button.
+    """
+
+    brand_color: str | None = None
+    logo: str | None = None
+    text: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Provider:
     """A way to sign in.
 
@@ -17,8 +32,10 @@ class Provider:
             (``/auth/signin/<id>``, ``/auth/callback/<id>``).
         name: The label of its button on the sign-in page.
         type: The provider family.
+        style: The look of its button; the theme's defaults where unset.
     """
 
     id: str
     name: str
     type: ProviderType
+    style: ProviderStyle | None = None

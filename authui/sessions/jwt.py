@@ -69,12 +69,18 @@ class JWTSessions:
     """The ``jwt`` strategy: nothing is stored server-side."""
 
     async def read(
-        self, ctx: Context, *, is_update: bool = False, new_session: Any = None
+        self,
+        ctx: Context,
+        *,
+        is_update: bool = False,
+        new_session: Any = None,
+        claims: dict[str, Any] | None = None,
     ) -> tuple[Any, list[Cookie]]:
         """Check the session: ``(session JSON or None, cookies to set)``.
 
         A valid token is re-issued with a new expiry (a rolling session); a broken one is
-        logged as ``JWTSessionError`` and its cookies are cleared.
+        logged as ``JWTSessionError`` and its cookies are cleared. ``claims`` are set on
+        the token before the ``jwt`` callback runs: only for values the server validated.
         """
         options = ctx.options
         chunks = ctx.session_chunks()
@@ -85,6 +91,7 @@ class JWTSessions:
             payload = await decode_token(ctx, value)
             if payload is None:
                 raise JWTSessionError("The session token decoded to nothing")
+            payload.update(claims or {})
             extra: dict[str, Any] = {"trigger": "update"} if is_update else {}
             token = await invoke(options.jwt_callback, token=payload, session=new_session, **extra)
             if token is None:

@@ -1,0 +1,1 @@
+// authui browser helpers. Placeholder until the browser client lands.
