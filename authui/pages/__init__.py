@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, select_autoescape
+from markupsafe import Markup
 
 from authui.config import Theme
 from authui.http import InternalResponse
@@ -137,6 +138,11 @@ class PageRenderer:
         """A piece of a page for htmx to swap in (``authui/<template>``), no layout."""
         html = self.environment.get_template(f"authui/{template}").render(**context)
         return InternalResponse(headers=[HTML, ("Cache-Control", "no-store")], body=html)
+
+    def snippet(self, template: str, **context: Any) -> Markup:
+        """Markup of ``authui/<template>`` for embedding in the app's own pages."""
+        html = self.environment.get_template(f"authui/{template}").render(**context)
+        return Markup(html)  # noqa: S704 (the environment autoescapes every value)
 
     def error_page(
         self, error: str, *, sign_in_url: str | None, site_url: str | None = None

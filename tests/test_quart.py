@@ -1,0 +1,243 @@
+"""The Quart integration through Quart's test client."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from quart import Quart, Response, render_template_string, request
+from quart.typing import TestClientProtocol
+
+from authui import AuthConfig, Callbacks, CredentialsSignin, Pages, Theme
+from authui.errors import MissingSecret
+from authui.quart import AuthUI
+from tests.conftest import CREDENTIALS, make_config
+
+PAGE = """<!doctype html><title>t</title>
+{% if user %}<p id="who">{{ user.name }}</p>{{ SignOut() }}{% else %}{{ SignIn() }}{% endif %}"""
+
+
+def build_app(tmp_path: Path, config: Any, **kwargs: Any) -> tuple[Quart, AuthUI]:
+    app = Quart(__name__, template_folder=str(tmp_path))
+    auth_ui = AuthUI(app, config, **kwargs)
+    auth = auth_ui.auth
+
+    @app.get("/")
+    async def home() -> str:
+        return await render_template_string(PAGE)
+
+    @app.get("/private")
+    @auth.required
+    async def private() -> str:
+        session = await auth()
+        assert session is not None
+        return f"secret for {session['user']['name']}"
+
+    @app.get("/api/me")
+    @auth.required
+    async def api_me() -> dict[str, Any]:
+        session = await auth()
+        assert session is not None
+        return session
+
+    @app.post("/login")
+    async def login() -> Response:
+        form = await request.form
+        try:
+            return await auth_ui.sign_in(
+                "credentials", redirect_to="/private", username=form["u"], password=form["p"]
+            )
+        except CredentialsSignin as error:
+            return Response(f"refused: {error.code}", status=401)
+
+    @app.post("/logout")
+    async def logout() -> Response:
+        return await auth_ui.sign_out(redirect_to="/")
+
+    @app.post("/rename")
+    async def rename() -> dict[str, Any]:
+        session = await auth_ui.update({"name": (await request.form)["name"]})
+        return session or {}
+
+    return app, auth_ui
+
+
+def rename_jwt(token: dict[str, Any], trigger: str | None = None, session: Any = None) -> Any:
+    if trigger == "update" and isinstance(session, dict):
+        token["name"] = session["name"]
+    return token
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Quart:
+    return build_app(tmp_path, make_config(callbacks=Callbacks(jwt=rename_jwt)))[0]
+
+
+async def csrf_of(client: TestClientProtocol) -> str:
+    data = await (await client.get("/auth/csrf")).get_json()
+    token: str = data["csrfToken"]
+    return token
+
+
+async def sign_in(client: TestClientProtocol) -> None:
+    response = await client.post(
+        "/auth/callback/credentials",
+        form={"csrfToken": await csrf_of(client), "username": "ada", "password": "correct horse"},
+    )
+    assert response.status_code == 302
+
+
+async def test_blueprint_serves_the_auth_routes(app: Quart) -> None:
+    client = app.test_client()
+    response = await client.get("/auth/providers")
+    assert (await response.get_json())["credentials"]["signinUrl"] == (
+        "http://localhost/auth/signin/credentials"
+    )
+    page = await client.get("/auth/signin")
+    assert page.status_code == 200
+    assert "Content-Security-Policy" in page.headers
+    put = await client.put("/auth/session")
+    assert (put.status_code, await put.get_data()) == (400, b'"Bad request."')
+
+
+async def test_required_redirects_html_to_sign_in_and_back(app: Quart) -> None:
+    client = app.test_client()
+    response = await client.get("/private?tab=2")
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/auth/signin?callbackUrl=%2Fprivate%3Ftab%3D2"
+    await sign_in(client)
+    assert await (await client.get("/private")).get_data(as_text=True) == "secret for Ada Lovelace"
+
+
+async def test_required_answers_json_with_401(app: Quart) -> None:
+    client = app.test_client()
+    response = await client.get("/api/me", headers={"Accept": "application/json"})
+    assert response.status_code == 401
+    assert "message" in await response.get_json()
+    await sign_in(client)
+    me = await client.get("/api/me", headers={"Accept": "application/json"})
+    assert (await me.get_json())["user"]["email"] == "ada@example.com"
+
+
+async def test_authorized_callback_decides(tmp_path: Path) -> None:
+    def only_admins(auth: dict[str, Any] | None, request: Any) -> Any:
+        if request.path == "/api/me":
+            return Response("custom", status=418)
+        return bool(auth and auth["user"]["email"] == "root@example.com")
+
+    app, _ = build_app(tmp_path, make_config(callbacks=Callbacks(authorized=only_admins)))
+    client = app.test_client()
+    await sign_in(client)
+    assert (await client.get("/private")).status_code == 302
+    assert (await client.get("/api/me")).status_code == 418
+
+
+async def test_auth_and_user_in_templates_with_macros(app: Quart) -> None:
+    client = app.test_client()
+    html = await (await client.get("/")).get_data(as_text=True)
+    assert 'href="/auth/signin?callbackUrl=%2F"' in html
+    await sign_in(client)
+    html = await (await client.get("/")).get_data(as_text=True)
+    assert '<p id="who">Ada Lovelace</p>' in html
+    match = re.search(
+        r'action="/auth/signout".*?name="csrfToken" value="([0-9a-f]{64})"', html, re.S
+    )
+    assert match is not None
+    out = await client.post("/auth/signout", form={"csrfToken": match.group(1), "callbackUrl": "/"})
+    assert out.status_code == 302
+    assert "who" not in await (await client.get("/")).get_data(as_text=True)
+
+
+async def test_macro_issues_the_csrf_cookie_it_needs(tmp_path: Path) -> None:
+    app, _ = build_app(tmp_path, make_config())
+
+    @app.get("/out")
+    async def out() -> str:
+        return await render_template_string("{{ SignOut(redirect_to='/bye') }}")
+
+    client = app.test_client()
+    response = await client.get("/out")
+    html = await response.get_data(as_text=True)
+    token = re.search(r'name="csrfToken" value="([0-9a-f]{64})"', html)
+    assert token is not None
+    assert 'name="callbackUrl" value="/bye"' in html
+    assert any(c.startswith("authjs.csrf-token=") for c in response.headers.getlist("Set-Cookie"))
+    await sign_in(client)
+    done = await client.post("/auth/signout", form={"csrfToken": token.group(1)})
+    assert done.status_code == 302
+
+
+async def test_server_side_sign_in_sign_out_and_update(app: Quart) -> None:
+    client = app.test_client()
+    refused = await client.post("/login", form={"u": "ada", "p": "nope"})
+    assert (refused.status_code, await refused.get_data(as_text=True)) == (
+        401,
+        "refused: credentials",
+    )
+    response = await client.post("/login", form={"u": "ada", "p": "correct horse"})
+    assert (response.status_code, response.headers["Location"]) == (302, "http://localhost/private")
+    renamed = await client.post("/rename", form={"name": "Countess"})
+    assert (await renamed.get_json())["user"]["name"] == "Countess"
+    assert "Countess" in await (await client.get("/private")).get_data(as_text=True)
+    out = await client.post("/logout")
+    assert out.status_code == 302
+    assert (await client.get("/private")).status_code == 302
+
+
+async def test_lazy_config_per_request(tmp_path: Path) -> None:
+    plain = make_config(theme=Theme(pack="base"))
+    branded = make_config(theme=Theme(pack="base", brand_color="#ff0066"))
+
+    def pick(req: Any) -> AuthConfig:
+        return branded if req.headers.get("X-Tenant") == "b" else plain
+
+    app, _ = build_app(tmp_path, pick, base_path="/auth")
+    client = app.test_client()
+    assert "#ff0066" not in await (await client.get("/auth/signin")).get_data(as_text=True)
+    page = await client.get("/auth/signin", headers={"X-Tenant": "b"})
+    assert "--authui-brand: #ff0066" in await page.get_data(as_text=True)
+
+
+async def test_app_template_overrides_a_page(tmp_path: Path) -> None:
+    (tmp_path / "authui").mkdir()
+    (tmp_path / "authui" / "signout.html").write_text(
+        '{% extends "authui-base/signout.html" %}{% block content %}<p id="mine">Leaving?</p>'
+        "{{ super() }}{% endblock %}"
+    )
+    app, _ = build_app(tmp_path, make_config())
+    html = await (await app.test_client().get("/auth/signout")).get_data(as_text=True)
+    assert '<p id="mine">Leaving?</p>' in html
+    assert 'name="csrfToken"' in html
+
+
+async def test_custom_pages_redirect(tmp_path: Path) -> None:
+    app, _ = build_app(tmp_path, make_config(pages=Pages(sign_in="/login-page")))
+    client = app.test_client()
+    response = await client.get("/private")
+    assert response.headers["Location"] == "/login-page?callbackUrl=%2Fprivate"
+    page = await client.get("/auth/signin?callbackUrl=%2Fx")
+    assert page.headers["Location"] == "/login-page?callbackUrl=http%3A%2F%2Flocalhost%2Fx"
+
+
+async def test_custom_base_path(tmp_path: Path) -> None:
+    app, _ = build_app(tmp_path, make_config(base_path="/api/auth"))
+    client = app.test_client()
+    assert (await client.get("/api/auth/session")).status_code == 200
+    assert (await client.get("/private")).headers["Location"].startswith("/api/auth/signin?")
+
+
+def test_missing_secret_stops_the_app_at_start_up(tmp_path: Path) -> None:
+    with pytest.raises(MissingSecret):
+        build_app(tmp_path, AuthConfig(providers=[CREDENTIALS], trust_host=True))
+
+
+async def test_state_lives_in_app_extensions(tmp_path: Path) -> None:
+    config = make_config()
+    shared = AuthUI(config=config)
+    first, second = Quart("first"), Quart("second", static_folder=None)
+    shared.init_app(first)
+    shared.init_app(second)
+    assert first.extensions["authui"] is not second.extensions["authui"]
+    assert not any(isinstance(v, Quart) for v in vars(shared).values())
