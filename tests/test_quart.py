@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from quart import Quart, Response, render_template_string, request
-from quart.typing import TestClientProtocol
+from quart.typing import TestClientProtocol as Client
 
 from authui import AuthConfig, Callbacks, CredentialsSignin, Pages, Theme
 from authui.errors import MissingSecret
@@ -75,13 +75,13 @@ def app(tmp_path: Path) -> Quart:
     return build_app(tmp_path, make_config(callbacks=Callbacks(jwt=rename_jwt)))[0]
 
 
-async def csrf_of(client: TestClientProtocol) -> str:
+async def csrf_of(client: Client) -> str:
     data = await (await client.get("/auth/csrf")).get_json()
     token: str = data["csrfToken"]
     return token
 
 
-async def sign_in(client: TestClientProtocol) -> None:
+async def sign_in(client: Client) -> None:
     response = await client.post(
         "/auth/callback/credentials",
         form={"csrfToken": await csrf_of(client), "username": "ada", "password": "correct horse"},
