@@ -1,19 +1,24 @@
-"""The authui demo: a Quart app whose /auth routes are served by the core.
+"""The authui demo: a small Quart site on the Quart integration.
 
-Sign in as ``demo`` / ``demo``. Run it with ``scripts/demo``. Without ``AUTH_SECRET`` it runs
-in development mode, which makes up a secret and says so in the log.
+Public home, a protected page, a profile page showing the session, sign-in with the demo
+credentials user (``demo`` / ``demo``), and a theme switcher. Run it with ``scripts/demo``.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
+from pathlib import Path
 from typing import Any
 
-from markupsafe import Markup
-from quart import Quart, Response, request
+from quart import Quart, Response, render_template, request
 
-import authui
-from authui import AuthConfig, Credentials, CredentialsSignin, set_env_defaults, validate_config
+from authui import AuthConfig, Credentials, CredentialsSignin, Theme
+from authui.pages.packs import installed_packs
+from authui.quart import AuthUI
+
+SECRET_FILE = Path(__file__).resolve().parent.parent / ".authui-dev-secret"
+SCHEMES = ("auto", "light", "dark")
 
 
 class UnknownUser(CredentialsSignin):
@@ -27,85 +32,88 @@ async def authorize(credentials: dict[str, Any]) -> dict[str, Any] | None:
     user = USERS.get(str(credentials.get("username", "")))
     if user is None:
         raise UnknownUser()
-    if credentials.get("password") != user["password"]:
+    if not secrets.compare_digest(str(credentials.get("password", "")), user["password"]):
         return None
     return {k: v for k, v in user.items() if k != "password"}
 
 
-config = set_env_defaults(
-    {"AUTH_DEVELOPMENT": "true", **os.environ},
-    AuthConfig(
-        providers=[
-            Credentials(
-                credentials={
-                    "username": {"label": "Username", "autocomplete": "username"},
-                    "password": {"label": "Password", "type": "password"},
-                },
-                authorize=authorize,
-            )
-        ]
-    ),
-)
+def development_secret() -> str:
+    """``AUTH_SECRET``, or one made once and kept in a git-ignored file."""
+    if os.environ.get("AUTH_SECRET"):
+        return os.environ["AUTH_SECRET"]
+    if not SECRET_FILE.exists():
+        SECRET_FILE.write_text(secrets.token_urlsafe(32))
+        SECRET_FILE.chmod(0o600)
+    return SECRET_FILE.read_text().strip()
 
-validate_config(config)  # stop here, at start-up, if the configuration is broken
+
+PROVIDER = Credentials(
+    credentials={
+        "username": {"label": "Username", "autocomplete": "username", "required": True},
+        "password": {"label": "Password", "type": "password", "autocomplete": "current-password"},
+    },
+    authorize=authorize,
+)
+CONFIGS = {
+    (pack, scheme): AuthConfig(
+        providers=[PROVIDER],
+        secret=development_secret(),
+        trust_host=True,
+        theme=Theme(pack=pack, color_scheme=scheme),  # type: ignore[arg-type]
+    )
+    for pack in installed_packs()
+    for scheme in SCHEMES
+}
+
+
+def config_for(req: Any) -> AuthConfig:
+    """The configuration for the theme the visitor picked (cookies ``theme``, ``scheme``)."""
+    pack = req.cookies.get("theme", "default")
+    scheme = req.cookies.get("scheme", "auto")
+    return CONFIGS.get((pack, scheme), CONFIGS[("default", "auto")])
+
 
 app = Quart(__name__)
+auth_ui = AuthUI(app, config_for, base_path="/auth")
+auth = auth_ui.auth
 
 
-async def core_request(method: str | None = None, path: str | None = None) -> authui.Request:
-    """The current Quart request as an authui request (optionally another method/path)."""
-    url = request.url if path is None else request.host_url.rstrip("/") + path
-    return authui.Request.build(
-        method or request.method,
-        url,
-        headers=list(request.headers.items()),
-        body=await request.get_data() if method is None else b"",
+@app.context_processor
+async def theme_choices() -> dict[str, Any]:
+    return {
+        "packs": sorted(installed_packs()),
+        "schemes": SCHEMES,
+        "current_pack": request.cookies.get("theme", "default"),
+        "current_scheme": request.cookies.get("scheme", "auto"),
+    }
+
+
+@app.get("/")
+async def home() -> str:
+    return await render_template("home.html")
+
+
+@app.get("/protected")
+@auth.required
+async def protected() -> str:
+    return await render_template("protected.html")
+
+
+@app.get("/profile")
+@auth.required
+async def profile() -> str:
+    return await render_template("profile.html", session=await auth())
+
+
+@app.get("/theme")
+async def choose_theme() -> Response:
+    """Remember the visitor's theme and colour scheme (a preference: a GET, no CSRF)."""
+    target = request.args.get("next", "/")
+    response = Response(
+        "", status=303, headers={"Location": target if target.startswith("/") else "/"}
     )
-
-
-def quart_response(response: authui.Response) -> Response:
-    result = Response(response.body, status=response.status)
-    for name, value in response.headers:
-        if name.lower() == "content-type":
-            result.headers["Content-Type"] = value
-        else:
-            result.headers.add(name, value)
-    return result
-
-
-async def call_core(core: authui.Request) -> authui.Response:
-    response = await authui.Auth(core, config)
-    if not isinstance(response, authui.Response):
-        raise TypeError("the demo config does not use raw mode")
+    if request.args.get("theme") in installed_packs():
+        response.set_cookie("theme", request.args["theme"], samesite="Lax", httponly=True)
+    if request.args.get("scheme") in SCHEMES:
+        response.set_cookie("scheme", request.args["scheme"], samesite="Lax", httponly=True)
     return response
-
-
-@app.route("/auth/<path:rest>", methods=["GET", "POST"])
-async def auth_routes(rest: str) -> Response:
-    return quart_response(await call_core(await core_request()))
-
-
-@app.route("/")
-async def home() -> Response:
-    answer = await call_core(await core_request("GET", "/auth/session"))
-    session = answer.data() if answer.status == 200 else None
-    if session:
-        user = session["user"]
-        body = Markup(
-            "<p>Signed in as <strong>{}</strong> ({}).</p>"
-            '<p><a href="/auth/signout">Sign out</a></p>'
-        ).format(user.get("name"), user.get("email"))
-    else:
-        body = Markup(
-            '<p>Not signed in.</p><p><a href="/auth/signin">Sign in</a> as demo / demo.</p>'
-        )
-    page = Markup(
-        "<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>authui demo</title>"
-        "</head><body><h1>authui demo</h1>{}<p><a href='/auth/session'>/auth/session</a></p>"
-        "</body></html>"
-    ).format(body)
-    result = quart_response(answer)
-    result.set_data(str(page))
-    result.headers["Content-Type"] = "text/html; charset=utf-8"
-    result.status_code = 200
-    return result

@@ -280,6 +280,7 @@ class AuthUI:
         app.context_processor(self._template_context)
         app.add_template_global(sign_in_macro, "SignIn")
         app.add_template_global(sign_out_macro, "SignOut")
+        app.add_template_global(stylesheets, "authui_stylesheets")
 
     def _blueprint(self, base_path: str) -> Blueprint:
         blueprint = Blueprint("authui", __name__, url_prefix=base_path)
@@ -439,3 +440,9 @@ async def sign_out_macro(
         "label": translate("Sign out"),
     }
     return options.renderer.snippet("snippets/sign_out.html", **context)
+
+
+async def stylesheets() -> list[str]:
+    """``{{ authui_stylesheets() }}``: URLs of the active theme pack's stylesheets, so the
+    app's own pages can share the look of the auth pages."""
+    return list(resolve(await current_config()).renderer.stylesheets)

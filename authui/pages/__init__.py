@@ -103,6 +103,9 @@ class PageRenderer:
         self.theme = theme
         self.chain: list[ThemePack] = pack_chain(theme.pack)
         self.assets = Assets(base_path + STATIC_PREFIX, self.chain)
+        self.stylesheets = [
+            self.assets.url(name) for p in reversed(self.chain) for name in p.stylesheets
+        ]
         packs = ChoiceLoader([FileSystemLoader(p.directory) for p in self.chain])
         prefixes: dict[str, Any] = {"authui": packs}
         prefixes.update({f"authui-{p.name}": FileSystemLoader(p.directory) for p in self.chain})
@@ -119,9 +122,7 @@ class PageRenderer:
             theme=theme,
             static=self.assets.url,
             htmx_url=self.assets.url(self.assets.htmx),
-            stylesheets=[
-                self.assets.url(name) for p in reversed(self.chain) for name in p.stylesheets
-            ],
+            stylesheets=self.stylesheets,
         )
 
     def page(

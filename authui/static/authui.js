@@ -108,10 +108,15 @@
 
   // Go to url. When it differs from the current page only by its #hash, assigning it merely
   // scrolls, so reload to show the new state (sign-in/out changed what the page shows).
+  function withoutHash(url) {
+    const parsed = new URL(url, location.href);
+    parsed.hash = "";
+    return parsed.href;
+  }
+
   function navigate(url) {
-    const target = new URL(url, location.href);
-    const here = new URL(location.href);
-    const hashOnly = target.hash !== "" && (target.hash = "") === "" && target.href === (here.hash = "", here.href);
+    const hashOnly =
+      new URL(url, location.href).hash !== "" && withoutHash(url) === withoutHash(location.href);
     location.assign(url);
     if (hashOnly) location.reload();
   }
