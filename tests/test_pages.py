@@ -169,7 +169,7 @@ async def test_a_pack_installed_through_an_entry_point(
     def entry_points(group: str) -> list[EntryPoint]:
         return [EntryPoint()] if group == "authui.themes" else []
 
-    monkeypatch.setattr(packs.metadata, "entry_points", entry_points)
+    monkeypatch.setattr("authui.pages.packs.metadata.entry_points", entry_points)
     packs.installed_packs.cache_clear()
     try:
         client = AuthClient(make_config(theme=Theme(pack="plugin")))
