@@ -120,6 +120,7 @@ class PageRenderer:
         self.environment.globals.update(
             _=translate,
             theme=theme,
+            base_path=base_path,
             static=self.assets.url,
             htmx_url=self.assets.url(self.assets.htmx),
             stylesheets=self.stylesheets,

@@ -47,7 +47,7 @@
     }
     try {
       return await response.json();
-    } catch (cause) {
+    } catch {
       throw new AuthuiError(`authui: ${what} did not answer JSON`, response.status);
     }
   }
@@ -164,10 +164,12 @@
    * resolves {url, error, code, ok, status} instead of navigating; error and code come from
    * the url's query (null when absent), and url is null when there is an error, as in next-auth.
    */
-  async function signIn(providerId, options = {}, authorizationParams) {
-    const { redirect, redirectTo, fields } = splitOptions(options);
+  async function signIn(providerId, options, authorizationParams) {
+    const { redirect, redirectTo, fields } = splitOptions(options ?? {});
     const providers = providerId ? await getProviders() : {};
-    const provider = providerId ? providers[providerId] : undefined;
+    const provider = Object.prototype.hasOwnProperty.call(providers, providerId)
+      ? providers[providerId]
+      : undefined;
     if (!provider) {
       navigate(withQuery(actionUrl("signin"), { callbackUrl: redirectTo }));
       return undefined;
@@ -200,8 +202,8 @@
    * Sign out: post to <base>/signout, then go to options.redirectTo (default: this page), or
    * with redirect: false resolve {url} and stay.
    */
-  async function signOut(options = {}) {
-    const { redirect, redirectTo } = splitOptions(options);
+  async function signOut(options) {
+    const { redirect, redirectTo } = splitOptions(options ?? {});
     const csrfToken = await getCsrfToken();
     const { url } = await postForm(actionUrl("signout"), { csrfToken, callbackUrl: redirectTo });
     if (redirect) {
