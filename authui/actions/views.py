@@ -23,6 +23,8 @@ def field_views(
     for name, spec in provider.credentials.items():
         attributes = {k: v for k, v in spec.items() if k not in ("label", "name", "id", "value")}
         attributes.setdefault("type", "text")
+        if attributes["type"] == "password":
+            attributes.setdefault("autocomplete", "current-password")
         value = (values or {}).get(name) if attributes["type"] in KEPT_INPUT_TYPES else None
         fields.append(
             {
