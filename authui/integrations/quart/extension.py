@@ -1,0 +1,247 @@
+"""``AuthUI``: the Quart extension, ``auth()`` and ``@auth.required``."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
+from urllib.parse import urlencode
+
+from quart import Blueprint, Quart, Response, g, request
+
+from authui.callbacks import invoke
+from authui.config import AuthConfig
+from authui.core import Auth, to_response
+from authui.env import DEFAULT_BASE_PATH, set_env_defaults
+from authui.errors import AuthError
+from authui.http import InternalResponse
+from authui.http import Response as CoreResponse
+from authui.i18n import translate
+from authui.integrations.quart.state import (
+    EXTENSION,
+    AppState,
+    ConfigSource,
+    app_state,
+    call_core,
+    core_request,
+    current_config,
+    keep_cookies,
+    quart_response,
+)
+from authui.integrations.quart.templates import sign_in_macro, sign_out_macro, stylesheets
+from authui.options import resolve, validate_config
+from authui.providers.credentials import Credentials
+
+P = ParamSpec("P")
+R = TypeVar("R")
+ALL_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+
+class _Auth:
+    """``await auth()`` gives the session (or ``None``); ``@auth.required`` protects views."""
+
+    async def __call__(self) -> dict[str, Any] | None:
+        """The session of the current request, read once per request."""
+        if "authui_session" not in g:
+            path = f"{app_state().base_path}/session"
+            answer = await call_core(path)
+            keep_cookies(answer.cookies)
+            g.authui_session = answer.body if isinstance(answer.body, dict) else None
+        session: dict[str, Any] | None = g.authui_session
+        return session
+
+    def required(self, view: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R | Response]]:
+        """Let only signed-in (and ``authorized``) users through.
+
+        HTML requests are sent to the sign-in page with a ``callbackUrl`` back to this
+        page; JSON requests get ``401``. With ``callbacks.authorized`` set, its answer
+        decides: true lets the request through, false refuses, a response is returned.
+        """
+
+        @functools.wraps(view)
+        async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R | Response:
+            session = await self()
+            config = await current_config()
+            check = config.callbacks.authorized
+            verdict: Any = bool(session and session.get("user"))
+            if check is not None:
+                verdict = await invoke(check, auth=session, request=request)
+            if isinstance(verdict, Response):
+                return verdict
+            if not verdict:
+                return _refuse(config)
+            return await view(*args, **kwargs)
+
+        return wrapper
+
+
+def _redirect(location: str) -> Response:
+    return Response("", status=302, headers={"Location": location})
+
+
+def _wants_json() -> bool:
+    accept = request.headers.get("Accept", "")
+    return request.is_json or ("application/json" in accept and "text/html" not in accept)
+
+
+def _refuse(config: AuthConfig) -> Response:
+    if _wants_json():
+        return Response(
+            json.dumps({"message": translate("Sign in to access this resource.")}),
+            status=401,
+            content_type="application/json",
+            headers={"WWW-Authenticate": 'Bearer realm="authui"'},
+        )
+    target = request.full_path.rstrip("?") if request.query_string else request.path
+    page = config.pages.sign_in or f"{app_state().base_path}/signin"
+    separator = "&" if "?" in page else "?"
+    return _redirect(f"{page}{separator}{urlencode({'callbackUrl': target})}")
+
+
+class AuthUI:
+    """authui for a Quart app.
+
+    Args:
+        app: The app; or call :meth:`init_app` later.
+        config: An ``AuthConfig``, or a function of the request returning one (sync or
+            async; return the same object for the same tenant, as each new object is
+            resolved anew).
+        base_path: Where the routes live; defaults to the config's ``base_path`` (or
+            ``/auth``). Required knowledge for a lazy config, whose base path cannot be
+            read before the first request.
+
+    Example:
+        ```python
+        app = Quart(__name__)
+        auth_ui = AuthUI(app, AuthConfig(providers=[Credentials(authorize=check)]))
+        auth = auth_ui.auth
+
+        @app.get("/me")
+        @auth.required
+        async def me():
+            return await auth()
+        ```
+    """
+
+    def __init__(
+        self,
+        app: Quart | None = None,
+        config: ConfigSource | None = None,
+        *,
+        base_path: str | None = None,
+    ):
+        self._config = config
+        self._base_path = base_path
+        self.auth = _Auth()
+        if app is not None:
+            self.init_app(app)
+
+    def init_app(self, app: Quart) -> None:
+        """Register the blueprint, the request hooks and the template globals on ``app``.
+
+        A static configuration is checked here: a broken one (say, no secret outside
+        development mode) stops the app at start-up.
+        """
+        if self._config is None:
+            raise TypeError("AuthUI needs a config: AuthUI(app, config)")
+        base_path = self._base_path
+        if base_path is None and isinstance(self._config, AuthConfig):
+            base_path = set_env_defaults(os.environ, self._config).base_path
+        base_path = "/" + (base_path or DEFAULT_BASE_PATH).strip("/")
+        template_dir = (
+            str(Path(app.root_path) / app.template_folder) if app.template_folder else None
+        )
+        state = AppState(self._config, base_path, template_dir)
+        app.extensions[EXTENSION] = state
+        if isinstance(self._config, AuthConfig):
+            validate_config(state.prepare(self._config))
+        app.register_blueprint(self._blueprint(base_path))
+        app.after_request(_apply_cookies)
+        app.context_processor(self._template_context)
+        app.add_template_global(sign_in_macro, "SignIn")
+        app.add_template_global(sign_out_macro, "SignOut")
+        app.add_template_global(stylesheets, "authui_stylesheets")
+
+    def _blueprint(self, base_path: str) -> Blueprint:
+        blueprint = Blueprint("authui", __name__, url_prefix=base_path)
+
+        async def handle(rest: str = "") -> Response:
+            answer = await Auth(await core_request(), await current_config())
+            if not isinstance(answer, CoreResponse):
+                raise TypeError("the app's config must not set raw")
+            return quart_response(answer)
+
+        blueprint.add_url_rule("/", "index", handle, methods=ALL_METHODS)
+        blueprint.add_url_rule("/<path:rest>", "handle", handle, methods=ALL_METHODS)
+        return blueprint
+
+    async def _template_context(self) -> dict[str, Any]:
+        if request.blueprint == "authui":
+            return {}
+        session = await self.auth()
+        return {"auth": session, "user": (session or {}).get("user")}
+
+    async def sign_in(
+        self, provider: str | None = None, *, redirect_to: str | None = None, **params: str
+    ) -> Response:
+        """Start a sign-in from a view: a redirect response to return.
+
+        Without a provider, the sign-in page. For credentials, ``params`` are the fields
+        (a refused sign-in raises ``CredentialsSignin``); for other providers they are
+        added to the authorization request (``prompt=…``, ``login_hint=…``).
+
+        Raises:
+            AuthError: The sign-in failed (e.g. ``CredentialsSignin``).
+        """
+        state = app_state()
+        callback_url = redirect_to or request.headers.get("Referer") or "/"
+        if provider is None:
+            query = urlencode({"callbackUrl": callback_url})
+            return _redirect(f"{state.base_path}/signin?{query}")
+        config = await current_config()
+        options = resolve(config)
+        target = options.provider(provider)
+        if isinstance(target, Credentials):
+            path, body = f"{state.base_path}/callback/{provider}", {**params}
+        else:
+            path = f"{state.base_path}/signin/{provider}"
+            path += f"?{urlencode(params)}" if params else ""
+            body = {}
+        answer = await call_core(path, {**body, "callbackUrl": callback_url})
+        return _as_redirect(answer)
+
+    async def sign_out(self, *, redirect_to: str | None = None) -> Response:
+        """End the session from a view: a redirect response to return."""
+        callback_url = redirect_to or request.headers.get("Referer") or "/"
+        answer = await call_core(f"{app_state().base_path}/signout", {"callbackUrl": callback_url})
+        g.pop("authui_session", None)
+        return _as_redirect(answer)
+
+    async def update(self, data: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Update the session (``trigger="update"`` in the callbacks); returns the new one.
+
+        The refreshed session cookie is set on the response of the current view.
+        """
+        answer = await call_core(f"{app_state().base_path}/session", {"data": dict(data)})
+        keep_cookies(answer.cookies)
+        session = answer.body if isinstance(answer.body, dict) else None
+        g.authui_session = session
+        return session
+
+
+def _as_redirect(answer: InternalResponse) -> Response:
+    response = quart_response(to_response(answer))
+    if answer.redirect is None:
+        raise AuthError(f"Expected a redirect, got status {answer.status}")
+    return response
+
+
+async def _apply_cookies(response: Response) -> Response:
+    """Set the cookies a view's ``auth()``/``update()``/macros produced."""
+    if request.blueprint != "authui":
+        for header in g.get("authui_cookies", []):
+            response.headers.add("Set-Cookie", header)
+    return response
