@@ -78,8 +78,10 @@ def assert_config(
 
 
 def host_errors(config: AuthConfig) -> list[AuthError]:
-    """``UntrustedHost`` unless the host is trusted or a fixed URL makes it irrelevant."""
-    if config.trust_host or config.url:
+    """``UntrustedHost`` unless the host is trusted or a fixed URL makes it irrelevant.
+
+    Development mode trusts the host unless ``trust_host`` is explicitly false."""
+    if config.trust_host or config.url or (config.trust_host is None and config.development):
         return []
     return [
         UntrustedHost(

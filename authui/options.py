@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from authui.callbacks import default_jwt, default_session, default_sign_in
-from authui.checks import ConfigCheck, session_strategy, static_check
+from authui.checks import ConfigCheck, host_errors, session_strategy, static_check
 from authui.config import AuthConfig, Theme
 from authui.cookies import CookieTable, cookie_table
 from authui.env import DEFAULT_BASE_PATH
@@ -141,12 +141,12 @@ def validate_config(config: AuthConfig) -> None:
     """Resolve ``config`` now and raise its first configuration error.
 
     Call it when the app starts (integrations do), so that a broken configuration, such as
-    a missing secret outside development mode, stops the app at once instead of answering
-    every request with a configuration error. Warnings are logged.
+    a missing secret outside development mode or an untrusted host, stops the app at once
+    instead of answering every request with a configuration error. Warnings are logged.
 
     Raises:
         AuthError: The first configuration error, e.g. ``MissingSecret``.
     """
-    error = resolve(config).static_error
+    error = next(iter(host_errors(config)), None) or resolve(config).static_error
     if error is not None:
         raise error

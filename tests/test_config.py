@@ -30,7 +30,7 @@ from authui.errors import (
 )
 from authui.providers.base import Provider
 from authui.testing import AuthClient
-from tests.conftest import CREDENTIALS, SECRET
+from tests.conftest import CREDENTIALS, ENV, SECRET
 
 
 def test_defaults_match_the_specification() -> None:
@@ -317,4 +317,13 @@ def test_validate_config_accepts_development_mode(caplog: pytest.LogCaptureFixtu
 
     validate_config(AuthConfig(providers=[CREDENTIALS], development=True))
     assert "dev-secret-generated" in caplog.text
-    validate_config(set_env_defaults({"AUTH_SECRET": SECRET}, AuthConfig(providers=[CREDENTIALS])))
+    validate_config(set_env_defaults(ENV, AuthConfig(providers=[CREDENTIALS])))
+
+
+def test_validate_config_refuses_an_untrusted_host_at_start_up() -> None:
+    from authui import validate_config
+
+    with pytest.raises(UntrustedHost):
+        validate_config(
+            set_env_defaults({"AUTH_SECRET": SECRET}, AuthConfig(providers=[CREDENTIALS]))
+        )

@@ -163,8 +163,11 @@ async def test_a_pack_installed_through_an_entry_point(
     )
 
     class EntryPoint:
+        name = "plugin"
+        value = "plugin_theme:pack"
+
         def load(self) -> ThemePack:
-            return ThemePack(name="plugin", directory=tmp_path, label="Plugin")
+            return ThemePack(name="folder-name", directory=tmp_path, label="Plugin")
 
     def entry_points(group: str) -> list[EntryPoint]:
         return [EntryPoint()] if group == "authui.themes" else []

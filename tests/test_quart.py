@@ -241,3 +241,40 @@ async def test_state_lives_in_app_extensions(tmp_path: Path) -> None:
     shared.init_app(second)
     assert first.extensions["authui"] is not second.extensions["authui"]
     assert not any(isinstance(v, Quart) for v in vars(shared).values())
+
+
+async def test_internal_calls_log_no_warnings_and_set_only_session_cookies(
+    app: Quart, caplog: pytest.LogCaptureFixture
+) -> None:
+    client = app.test_client()
+    await sign_in(client)
+    response = await client.get("/private")
+    names = [c.split("=", 1)[0] for c in response.headers.getlist("Set-Cookie")]
+    assert names == ["authjs.session-token"]
+    assert "csrf-disabled" not in caplog.text
+
+
+async def test_static_helper_and_sign_out_label(tmp_path: Path) -> None:
+    app, _ = build_app(tmp_path, make_config())
+
+    @app.get("/assets")
+    async def assets() -> str:
+        return await render_template_string(
+            '<script src="{{ authui_static("authui.js") }}"></script>{{ SignOut(label="Leave") }}'
+        )
+
+    client = app.test_client()
+    html = await (await client.get("/assets")).get_data(as_text=True)
+    source = re.search(r'src="(/auth/_static/authui\.[0-9a-f]{10}\.js)"', html)
+    assert source is not None
+    script = await client.get(source.group(1))
+    assert script.status_code == 200
+    assert "authui" in await script.get_data(as_text=True)
+    assert ">Leave</button>" in html
+
+
+def test_untrusted_host_stops_the_app_at_start_up(tmp_path: Path) -> None:
+    from authui.errors import UntrustedHost
+
+    with pytest.raises(UntrustedHost):
+        build_app(tmp_path, AuthConfig(providers=[CREDENTIALS], secret="s" * 40, trust_host=False))

@@ -9,6 +9,7 @@ installed through the ``authui.themes`` entry point group, whose entries load to
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -65,7 +66,11 @@ def installed_packs() -> Mapping[str, ThemePack]:
     for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
         loaded: ThemePack | Callable[[], ThemePack] = entry.load()
         pack = loaded if isinstance(loaded, ThemePack) else loaded()
-        packs.setdefault(pack.name, pack)
+        if entry.name in packs:
+            raise UnknownThemePack(
+                f"Theme pack {entry.name!r} from {entry.value!r} clashes with a pack of that name"
+            )
+        packs[entry.name] = dataclasses.replace(pack, name=entry.name)
     return packs
 
 

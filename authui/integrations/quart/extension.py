@@ -30,8 +30,14 @@ from authui.integrations.quart.state import (
     current_config,
     keep_cookies,
     quart_response,
+    session_cookies,
 )
-from authui.integrations.quart.templates import sign_in_macro, sign_out_macro, stylesheets
+from authui.integrations.quart.templates import (
+    sign_in_macro,
+    sign_out_macro,
+    static_url,
+    stylesheets,
+)
 from authui.options import resolve, validate_config
 from authui.providers.credentials import Credentials
 
@@ -48,7 +54,7 @@ class _Auth:
         if "authui_session" not in g:
             path = f"{app_state().base_path}/session"
             answer = await call_core(path)
-            keep_cookies(answer.cookies)
+            keep_cookies(session_cookies(answer, await current_config()))
             g.authui_session = answer.body if isinstance(answer.body, dict) else None
         session: dict[str, Any] | None = g.authui_session
         return session
@@ -93,7 +99,6 @@ def _refuse(config: AuthConfig) -> Response:
             json.dumps({"message": translate("Sign in to access this resource.")}),
             status=401,
             content_type="application/json",
-            headers={"WWW-Authenticate": 'Bearer realm="authui"'},
         )
     target = request.full_path.rstrip("?") if request.query_string else request.path
     page = config.pages.sign_in or f"{app_state().base_path}/signin"
@@ -105,7 +110,7 @@ class AuthUI:
     """authui for a Quart app.
 
     Args:
-        app: The app; or call :meth:`init_app` later.
+        app: The app; or call ``init_app`` later.
         config: An ``AuthConfig``, or a function of the request returning one (sync or
             async; return the same object for the same tenant, as each new object is
             resolved anew).
@@ -164,6 +169,7 @@ class AuthUI:
         app.add_template_global(sign_in_macro, "SignIn")
         app.add_template_global(sign_out_macro, "SignOut")
         app.add_template_global(stylesheets, "authui_stylesheets")
+        app.add_template_global(static_url, "authui_static")
 
     def _blueprint(self, base_path: str) -> Blueprint:
         blueprint = Blueprint("authui", __name__, url_prefix=base_path)
@@ -226,7 +232,7 @@ class AuthUI:
         The refreshed session cookie is set on the response of the current view.
         """
         answer = await call_core(f"{app_state().base_path}/session", {"data": dict(data)})
-        keep_cookies(answer.cookies)
+        keep_cookies(session_cookies(answer, await current_config()))
         session = answer.body if isinstance(answer.body, dict) else None
         g.authui_session = session
         return session

@@ -16,9 +16,12 @@ from authui.config import AuthConfig, raw, skip_csrf_check
 from authui.cookies import Cookie
 from authui.core import Auth
 from authui.env import set_env_defaults
+from authui.errors import AuthError
 from authui.http import InternalResponse
 from authui.http import Request as CoreRequest
 from authui.http import Response as CoreResponse
+from authui.logger import Logger, StandardLogger, WarningCode
+from authui.options import resolve
 
 ConfigSource = AuthConfig | Callable[[Any], AuthConfig | Awaitable[AuthConfig]]
 """A configuration, or a function of the request returning one (sync or async)."""
@@ -57,12 +60,41 @@ class AppState:
         return prepared
 
     def internal_config(self, config: AuthConfig) -> AuthConfig:
-        """The config for server-side calls: raw answers, no CSRF (the app is the caller)."""
+        """The config for server-side calls: raw answers, no CSRF (the app itself is the
+        caller), and no repeat of the configuration warnings already logged for ``config``."""
         internal = self.internal.get(config)
         if internal is None:
-            internal = dataclasses.replace(config, raw=raw, skip_csrf_check=skip_csrf_check)
+            internal = dataclasses.replace(
+                config,
+                raw=raw,
+                skip_csrf_check=skip_csrf_check,
+                logger=WithoutWarnings(config.logger or StandardLogger()),
+            )
             self.internal[config] = internal
         return internal
+
+
+@dataclass(frozen=True, slots=True)
+class WithoutWarnings:
+    """A logger passing on errors and debug messages but not configuration warnings."""
+
+    inner: Logger
+
+    def error(self, error: AuthError) -> None:
+        self.inner.error(error)
+
+    def warn(self, code: WarningCode) -> None:
+        return None
+
+    def debug(self, message: str, metadata: Any = None) -> None:
+        self.inner.debug(message, metadata)
+
+
+def session_cookies(answer: InternalResponse, config: AuthConfig) -> list[Cookie]:
+    """The session cookies of an internal answer (not the callback-url cookie the core
+    sets for every request it sees)."""
+    name = resolve(config).cookies(request.url).session_token.name
+    return [c for c in answer.cookies if c.name.startswith(name)]
 
 
 def app_state() -> AppState:

@@ -80,7 +80,7 @@ async def sign_in_macro(
 
 
 async def sign_out_macro(
-    sign_out_page: str | None = None, redirect_to: str | None = None
+    sign_out_page: str | None = None, redirect_to: str | None = None, label: str | None = None
 ) -> Markup:
     """``{{ SignOut() }}``: a sign-out button (a form with the CSRF token) for app templates."""
     state = app_state()
@@ -89,7 +89,7 @@ async def sign_out_macro(
         "action": sign_out_page or f"{state.base_path}/signout",
         "callback_url": _same_origin_path(redirect_to),
         "csrf_token": await _csrf_token(),
-        "label": translate("Sign out"),
+        "label": label or translate("Sign out"),
     }
     return options.renderer.snippet("snippets/sign_out.html", **context)
 
@@ -98,3 +98,9 @@ async def stylesheets() -> list[str]:
     """``{{ authui_stylesheets() }}``: URLs of the active theme pack's stylesheets, so the
     app's own pages can share the look of the auth pages."""
     return list(resolve(await current_config()).renderer.stylesheets)
+
+
+async def static_url(name: str) -> str:
+    """``{{ authui_static("authui.js") }}``: the cache-busted URL of an authui static file
+    (``authui.js``, the htmx file, a pack's stylesheet)."""
+    return resolve(await current_config()).renderer.assets.url(name)
