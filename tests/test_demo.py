@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import re
+import secrets
 
-from demo.app import CONFIGS, app
+# The demo reads AUTH_SECRET once, at import; with it set, no .authui-dev-secret is written.
+os.environ["AUTH_SECRET"] = secrets.token_urlsafe(32)
+try:
+    from demo.app import CONFIGS, app
+finally:
+    del os.environ["AUTH_SECRET"]
 
 
 async def csrf_from(html: str) -> str:

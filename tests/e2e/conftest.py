@@ -12,6 +12,9 @@ Fixtures:
   (``offsite_requests`` lists them).
 - ``context``, ``page``: one fresh context and a page in it; ``page`` also fails the test on
   an uncaught JavaScript error.
+- ``demo_server``, ``new_demo_context``, ``demo_watch``: the same for the demo site
+  (``demo.app``), with contexts that also fail the test on a CSP violation or an auth page
+  served without its CSP header (see "the demo app" below).
 
 The tests use Playwright's async API on one session-wide event loop (the browser lives
 across tests); the sync API cannot run beside pytest-asyncio in one process.
@@ -19,8 +22,10 @@ across tests); the sync API cannot run beside pytest-asyncio in one process.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -29,15 +34,24 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import pytest
 import pytest_asyncio
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, BrowserContext, Page, Request, Route
+    from playwright.async_api import (
+        Browser,
+        BrowserContext,
+        ConsoleMessage,
+        Page,
+        Request,
+        Response,
+        Route,
+    )
 
 ROOT = Path(__file__).resolve().parents[2]
 E2E_DIR = Path(__file__).resolve().parent
@@ -225,3 +239,183 @@ async def page(context: BrowserContext) -> AsyncIterator[Page]:
     yield page
     if errors:
         pytest.fail("uncaught JavaScript errors: " + "; ".join(errors))
+
+
+# --- the demo app -----------------------------------------------------------------------------
+#
+# Fixtures for ``demo.app`` (the Quart demo site), beside the ones above:
+#
+# - ``demo_server``: the demo in hypercorn on 127.0.0.1 and a free port, with a random
+#   ``AUTH_SECRET`` (so it writes no ``.authui-dev-secret``); its value is the base URL.
+# - ``demo_watch``: what the browser saw in the demo's contexts (CSP violations, uncaught
+#   errors, the auth pages' documents); checked when the test ends.
+# - ``new_demo_context``: fresh contexts on the demo, guarded to loopback like
+#   ``new_context``; every one reports CSP violations and page errors to ``demo_watch``.
+#   At the end of the test, every auth page (a document under ``/auth/``) must have carried
+#   a Content-Security-Policy header, and no violation or uncaught error may have happened.
+
+DEMO_APP = "demo.app:app"
+SHIPPED_PACKS = tuple(sorted(d.name for d in (ROOT / "authui" / "themes").iterdir() if d.is_dir()))
+"""The theme packs shipped in ``authui/themes`` (base, default, terminal)."""
+SCHEMES = ("light", "dark")
+DEMO_USER = {"username": "demo", "password": "demo", "name": "Demo User"}
+DEMO_EMAIL = "demo@example.com"
+CSP_REPORTER = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  console.error(`securitypolicyviolation: ${event.violatedDirective} blocked `
+    + `${event.blockedURI || "inline"} in ${event.documentURI}`);
+});
+"""
+"""An init script: each ``securitypolicyviolation`` event becomes a console error."""
+
+
+@dataclass
+class DemoWatch:
+    """What the browser reported in the demo's contexts during one test."""
+
+    csp_violations: list[str] = field(default_factory=list)
+    """Console messages about the Content Security Policy, in order."""
+    page_errors: list[str] = field(default_factory=list)
+    """Uncaught JavaScript errors."""
+    auth_documents: list[Response] = field(default_factory=list)
+    """Responses to page loads under ``/auth/`` that were not redirects."""
+
+    def on_console(self, message: ConsoleMessage) -> None:
+        text = message.text
+        if "Content Security Policy" in text or text.startswith("securitypolicyviolation"):
+            self.csp_violations.append(f"{message.page.url if message.page else '?'}: {text}")
+
+    def on_response(self, response: Response) -> None:
+        request = response.request
+        if (
+            request.resource_type == "document"
+            and urlsplit(response.url).path.startswith("/auth/")
+            and not 300 <= response.status < 400
+        ):
+            self.auth_documents.append(response)
+
+    async def problems(self) -> list[str]:
+        """Everything wrong: violations, errors and auth pages without a CSP header."""
+        found = [f"CSP violation: {v}" for v in self.csp_violations]
+        found += [f"uncaught JavaScript error: {e}" for e in self.page_errors]
+        for response in self.auth_documents:
+            csp = await response.header_value("content-security-policy")
+            if not csp or "script-src 'self' 'nonce-" not in csp:
+                found.append(f"no nonce-based CSP header on {response.status} {response.url}")
+        return found
+
+
+@contextlib.contextmanager
+def _hypercorn(app: str, env: dict[str, str]) -> Iterator[str]:
+    """``app`` in hypercorn on 127.0.0.1 and a pre-bound free port; yields its URL."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(128)
+    port = listener.getsockname()[1]
+    fd = listener.fileno()
+    with tempfile.TemporaryDirectory(prefix="authui-e2e-") as tmp:
+        log = Path(tmp) / "server.log"
+        with log.open("wb") as log_file:
+            server = subprocess.Popen(
+                [sys.executable, "-m", "hypercorn", "--bind", f"fd://{fd}", app],
+                cwd=ROOT,
+                env=env,
+                pass_fds=[fd],
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+            )
+        listener.close()
+        url = f"http://127.0.0.1:{port}"
+        try:
+            _wait_until_up(url, server, log)
+            yield url
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+
+
+@pytest.fixture(scope="session")
+def demo_server() -> Iterator[str]:
+    """``demo.app`` in hypercorn on 127.0.0.1 and a free port; yields its URL."""
+    env = {**os.environ, "AUTH_SECRET": secrets.token_urlsafe(32)}  # 43 characters
+    with _hypercorn(DEMO_APP, env) as url:
+        yield url
+
+
+@pytest.fixture
+def demo_watch() -> DemoWatch:
+    """What the demo's contexts reported; a test of the watch itself clears what it caused."""
+    return DemoWatch()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def new_demo_context(
+    browser: Browser, demo_server: str, offsite_requests: list[str], demo_watch: DemoWatch
+) -> AsyncIterator[NewContext]:
+    """A factory of fresh, watched contexts on the demo (keyword arguments go to
+    ``new_context``); the test fails on a request off loopback, a CSP violation, an uncaught
+    error, or an auth page without its CSP header."""
+    contexts: list[BrowserContext] = []
+    escaped = offsite_requests
+
+    async def guard(route: Route, request: Request) -> None:
+        if urlsplit(request.url).hostname in LOOPBACK or request.url.startswith("data:"):
+            await route.fallback()
+        else:
+            escaped.append(f"{request.method} {request.url}")
+            await route.abort("blockedbyclient")
+
+    async def make(**kwargs: Any) -> BrowserContext:
+        context = await browser.new_context(base_url=demo_server, **kwargs)
+        contexts.append(context)
+        context.set_default_timeout(TIMEOUT_MS)
+        await context.route("**/*", guard)
+        await context.add_init_script(CSP_REPORTER)
+        context.on("console", demo_watch.on_console)
+        context.on("weberror", lambda error: demo_watch.page_errors.append(str(error.error)))
+        context.on("response", demo_watch.on_response)
+        return context
+
+    yield make
+    problems = await demo_watch.problems()
+    for context in contexts:
+        await context.close()
+    if escaped:
+        problems.append("the browser tried to leave loopback: " + ", ".join(escaped))
+    if problems:
+        pytest.fail("\n".join(problems))
+
+
+async def demo_page(
+    new_demo_context: NewContext, *, javascript: bool = True, **kwargs: Any
+) -> Page:
+    """A page in a fresh demo context, JavaScript on or off."""
+    context = await new_demo_context(java_script_enabled=javascript, **kwargs)
+    return await context.new_page()
+
+
+async def choose_theme(page: Page, pack: str, scheme: str, then: str = "/") -> None:
+    """Pick ``pack`` and ``scheme`` with the demo's theme switcher, then open ``then``."""
+    query = urlencode({"theme": pack, "scheme": scheme, "next": then})
+    response = await page.goto(f"/theme?{query}")
+    assert response is not None
+    assert response.ok, f"{response.status} {response.url}"
+
+
+async def fill_sign_in(page: Page, username: str, password: str) -> None:
+    """Fill the credentials form on the sign-in page and press its button."""
+    form = page.locator("form#authui-form-credentials")
+    await form.get_by_label("Username").fill(username)
+    await form.get_by_label("Password").fill(password)
+    await form.get_by_role("button", name="Sign in with Credentials").click()
+
+
+async def sign_in_demo(page: Page, demo_server: str, then: str = "/profile") -> None:
+    """Sign in as the demo user through the sign-in page and land on ``then``."""
+    await page.goto("/auth/signin?" + urlencode({"callbackUrl": then}))
+    await fill_sign_in(page, DEMO_USER["username"], DEMO_USER["password"])
+    await page.wait_for_url(demo_server + then)
