@@ -42,6 +42,8 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 import pytest_asyncio
 
+from tests.peers.availability import peer_missing
+
 if TYPE_CHECKING:
     from playwright.async_api import (
         Browser,
@@ -113,38 +115,9 @@ def _wait_until_up(url: str, server: subprocess.Popen[bytes], log: Path) -> None
 
 @pytest.fixture(scope="session")
 def e2e_server() -> Iterator[str]:
-    """``tests.peers.e2e_app`` in hypercorn on 127.0.0.1 and a free port; yields its URL.
-
-    The listening socket is made here and handed to hypercorn (``fd://``), so the port is
-    free and ours, with no window for another process to take it.
-    """
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(128)
-    port = listener.getsockname()[1]
-    fd = listener.fileno()
-    with tempfile.TemporaryDirectory(prefix="authui-e2e-") as tmp:
-        log = Path(tmp) / "server.log"
-        with log.open("wb") as log_file:
-            server = subprocess.Popen(
-                [sys.executable, "-m", "hypercorn", "--bind", f"fd://{fd}", APP],
-                cwd=ROOT,
-                pass_fds=[fd],
-                stdout=log_file,
-                stderr=subprocess.STDOUT,
-            )
-        listener.close()
-        url = f"http://127.0.0.1:{port}"
-        try:
-            _wait_until_up(url, server, log)
-            yield url
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+    """``tests.peers.e2e_app`` in hypercorn on 127.0.0.1 and a free port; yields its URL."""
+    with _hypercorn(APP, dict(os.environ)) as url:
+        yield url
 
 
 # --- the browser ------------------------------------------------------------------------------
@@ -166,10 +139,7 @@ async def browser() -> AsyncIterator[Browser]:
     """
     reason = _missing_browser_reason()
     if reason is not None:
-        message = f"browser tests need a browser: {reason}; {INSTALL_HINT}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        peer_missing(f"browser tests need a browser: {reason}; {INSTALL_HINT}")
 
     from playwright.async_api import async_playwright
 

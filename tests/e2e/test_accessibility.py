@@ -10,12 +10,12 @@ or "critical" fails the test, listed by rule, page and element.
 from __future__ import annotations
 
 import json
-import os
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from tests.e2e.conftest import ROOT, SCHEMES, SHIPPED_PACKS, choose_theme, demo_page, sign_in_demo
+from tests.peers.availability import peer_missing
 
 if TYPE_CHECKING:
     from playwright.async_api import Page, Route
@@ -76,10 +76,7 @@ RUN_AXE = """async () => {
 def axe_source() -> str:
     """axe-core's ``axe.min.js`` from the npm peer (skip without it, fail under CI)."""
     if not AXE_SCRIPT.is_file():
-        message = f"no axe-core at {AXE_SCRIPT}: run `npm ci` in {AXE_PEER}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        peer_missing(f"no axe-core at {AXE_SCRIPT}: run `npm ci` in {AXE_PEER}")
     return AXE_SCRIPT.read_text("utf-8")
 
 

@@ -12,7 +12,6 @@ saying how to install it.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
@@ -20,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.peers.availability import peer_missing
 
 PEER_DIR = Path(__file__).resolve().parent / "authjs"
 SCRIPT = PEER_DIR / "jwt.mjs"
@@ -109,10 +110,7 @@ def authjs() -> AuthJS:
     """The peer; without node or @auth/core, fail under CI and skip elsewhere."""
     reason = missing()
     if reason is not None:
-        message = f"Auth.js peer unavailable: {reason}; {INSTALL_HINT}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        peer_missing(f"Auth.js peer unavailable: {reason}; {INSTALL_HINT}")
     node = shutil.which("node")
     assert node is not None
     return AuthJS(node)
