@@ -1,0 +1,161 @@
+"""The data layer's contract: records, the ``Adapter`` protocol, and how authui calls it.
+
+Every method is async and optional: an adapter implements what its features need, and
+``assert_config`` reports what is missing for the configured providers and strategy.
+Records use Python names; SQL adapters map them to the Auth.js columns (``emailVerified``,
+``providerAccountId``, …) so one database can serve both stacks.
+
+Rules every adapter follows (the conformance suite in ``authui.testing`` checks them):
+- a lookup that finds nothing returns ``None`` (or ``[]`` for lists), never raises;
+- dates are timezone-aware UTC ``datetime`` values going in and coming out;
+- ``use_verification_token`` returns the token and deletes it atomically: of many
+  concurrent calls for one token exactly one gets it;
+- ``delete_user`` also deletes the user's sessions, accounts and authenticators;
+- ``update_authenticator_counter`` raises for an unknown credential.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal, Protocol, TypedDict
+
+from authui.errors import AdapterError, MissingAdapterMethods
+from authui.logger import Logger
+
+AccountType = Literal["oauth", "oidc", "email", "webauthn", "credentials"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AdapterUser:
+    """A user as the data layer keeps it."""
+
+    id: str
+    email: str
+    email_verified: datetime | None = None
+    name: str | None = None
+    image: str | None = None
+
+
+class UserChanges(TypedDict, total=False):
+    """Fields ``update_user`` may change."""
+
+    email: str
+    email_verified: datetime | None
+    name: str | None
+    image: str | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AdapterAccount:
+    """A user's account with a provider. OAuth token fields keep their OAuth names."""
+
+    user_id: str
+    type: AccountType
+    provider: str
+    provider_account_id: str
+    access_token: str | None = None
+    refresh_token: str | None = None
+    expires_at: int | None = None
+    id_token: str | None = None
+    scope: str | None = None
+    token_type: str | None = None
+    session_state: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AdapterSession:
+    """A database session: the cookie holds ``session_token``."""
+
+    session_token: str
+    user_id: str
+    expires: datetime
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VerificationToken:
+    """A sign-in link's token, stored hashed (``sha256hex(token + secret)``)."""
+
+    identifier: str
+    token: str
+    expires: datetime
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AdapterAuthenticator:
+    """A passkey. ``credential_id`` and ``credential_public_key`` are base64 strings."""
+
+    credential_id: str
+    user_id: str
+    provider_account_id: str
+    counter: int
+    credential_backed_up: bool
+    credential_public_key: str
+    credential_device_type: str
+    transports: str | None = None
+
+
+class Adapter(Protocol):
+    """The full adapter interface. Implement the methods your features need."""
+
+    async def create_user(self, user: AdapterUser) -> AdapterUser: ...
+    async def get_user(self, user_id: str) -> AdapterUser | None: ...
+    async def get_user_by_email(self, email: str) -> AdapterUser | None: ...
+    async def get_user_by_account(
+        self, provider: str, provider_account_id: str
+    ) -> AdapterUser | None: ...
+    async def update_user(self, user_id: str, changes: UserChanges) -> AdapterUser: ...
+    async def delete_user(self, user_id: str) -> AdapterUser | None: ...
+    async def link_account(self, account: AdapterAccount) -> AdapterAccount | None: ...
+    async def unlink_account(
+        self, provider: str, provider_account_id: str
+    ) -> AdapterAccount | None: ...
+    async def get_account(
+        self, provider_account_id: str, provider: str
+    ) -> AdapterAccount | None: ...
+    async def create_session(self, session: AdapterSession) -> AdapterSession: ...
+    async def get_session_and_user(
+        self, session_token: str
+    ) -> tuple[AdapterSession, AdapterUser] | None: ...
+    async def update_session(
+        self, session_token: str, expires: datetime
+    ) -> AdapterSession | None: ...
+    async def delete_session(self, session_token: str) -> AdapterSession | None: ...
+    async def create_verification_token(
+        self, token: VerificationToken
+    ) -> VerificationToken | None: ...
+    async def use_verification_token(
+        self, identifier: str, token: str
+    ) -> VerificationToken | None: ...
+    async def get_authenticator(self, credential_id: str) -> AdapterAuthenticator | None: ...
+    async def create_authenticator(
+        self, authenticator: AdapterAuthenticator
+    ) -> AdapterAuthenticator: ...
+    async def list_authenticators_by_user_id(self, user_id: str) -> list[AdapterAuthenticator]: ...
+    async def update_authenticator_counter(
+        self, credential_id: str, counter: int
+    ) -> AdapterAuthenticator: ...
+
+
+class AdapterCalls:
+    """How authui calls an adapter: a missing method is a clear ``MissingAdapterMethods``
+    naming it and what needs it; a failing one is logged and re-raised as
+    ``AdapterError``; with ``debug`` every call is logged as ``adapter_<method>``.
+    """
+
+    def __init__(self, adapter: object, logger: Logger):
+        self._adapter = adapter
+        self._logger = logger
+
+    async def call(self, method: str, needed_for: str, *args: Any) -> Any:
+        function = getattr(self._adapter, method, None)
+        if not callable(function):
+            raise MissingAdapterMethods(
+                f"The adapter {type(self._adapter).__name__} has no {method}(), "
+                f"which {needed_for} needs"
+            )
+        self._logger.debug(f"adapter_{method}", {"args": [type(a).__name__ for a in args]})
+        try:
+            return await function(*args)
+        except Exception as exc:
+            raise AdapterError(cause={"err": exc, "method": method}) from exc

@@ -1,0 +1,120 @@
+"""An adapter that keeps everything in process memory: for tests and quick starts.
+
+Nothing survives a restart and nothing is shared between processes; use the SQL or Redis
+adapter for anything else. Each method body runs without awaiting, so on one event loop
+every call is atomic (``use_verification_token`` hands a token out exactly once).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime
+
+from authui.adapters.base import (
+    AdapterAccount,
+    AdapterAuthenticator,
+    AdapterSession,
+    AdapterUser,
+    UserChanges,
+    VerificationToken,
+)
+
+
+class MemoryAdapter:
+    """Every adapter method, over dictionaries."""
+
+    def __init__(self) -> None:
+        self.users: dict[str, AdapterUser] = {}
+        self.accounts: dict[tuple[str, str], AdapterAccount] = {}
+        self.sessions: dict[str, AdapterSession] = {}
+        self.tokens: dict[tuple[str, str], VerificationToken] = {}
+        self.authenticators: dict[str, AdapterAuthenticator] = {}
+
+    async def create_user(self, user: AdapterUser) -> AdapterUser:
+        if user.id in self.users:
+            raise ValueError(f"user {user.id!r} exists")
+        self.users[user.id] = user
+        return user
+
+    async def get_user(self, user_id: str) -> AdapterUser | None:
+        return self.users.get(user_id)
+
+    async def get_user_by_email(self, email: str) -> AdapterUser | None:
+        return next((u for u in self.users.values() if u.email == email), None)
+
+    async def get_user_by_account(
+        self, provider: str, provider_account_id: str
+    ) -> AdapterUser | None:
+        account = self.accounts.get((provider, provider_account_id))
+        return self.users.get(account.user_id) if account else None
+
+    async def update_user(self, user_id: str, changes: UserChanges) -> AdapterUser:
+        user = dataclasses.replace(self.users[user_id], **changes)
+        self.users[user_id] = user
+        return user
+
+    async def delete_user(self, user_id: str) -> AdapterUser | None:
+        user = self.users.pop(user_id, None)
+        self.accounts = {k: a for k, a in self.accounts.items() if a.user_id != user_id}
+        self.sessions = {k: s for k, s in self.sessions.items() if s.user_id != user_id}
+        self.authenticators = {k: a for k, a in self.authenticators.items() if a.user_id != user_id}
+        return user
+
+    async def link_account(self, account: AdapterAccount) -> AdapterAccount | None:
+        self.accounts[(account.provider, account.provider_account_id)] = account
+        return account
+
+    async def unlink_account(
+        self, provider: str, provider_account_id: str
+    ) -> AdapterAccount | None:
+        return self.accounts.pop((provider, provider_account_id), None)
+
+    async def get_account(self, provider_account_id: str, provider: str) -> AdapterAccount | None:
+        return self.accounts.get((provider, provider_account_id))
+
+    async def create_session(self, session: AdapterSession) -> AdapterSession:
+        self.sessions[session.session_token] = session
+        return session
+
+    async def get_session_and_user(
+        self, session_token: str
+    ) -> tuple[AdapterSession, AdapterUser] | None:
+        session = self.sessions.get(session_token)
+        user = self.users.get(session.user_id) if session else None
+        return (session, user) if session and user else None
+
+    async def update_session(self, session_token: str, expires: datetime) -> AdapterSession | None:
+        session = self.sessions.get(session_token)
+        if session is None:
+            return None
+        self.sessions[session_token] = dataclasses.replace(session, expires=expires)
+        return self.sessions[session_token]
+
+    async def delete_session(self, session_token: str) -> AdapterSession | None:
+        return self.sessions.pop(session_token, None)
+
+    async def create_verification_token(self, token: VerificationToken) -> VerificationToken:
+        self.tokens[(token.identifier, token.token)] = token
+        return token
+
+    async def use_verification_token(self, identifier: str, token: str) -> VerificationToken | None:
+        return self.tokens.pop((identifier, token), None)
+
+    async def get_authenticator(self, credential_id: str) -> AdapterAuthenticator | None:
+        return self.authenticators.get(credential_id)
+
+    async def create_authenticator(
+        self, authenticator: AdapterAuthenticator
+    ) -> AdapterAuthenticator:
+        self.authenticators[authenticator.credential_id] = authenticator
+        return authenticator
+
+    async def list_authenticators_by_user_id(self, user_id: str) -> list[AdapterAuthenticator]:
+        return [a for a in self.authenticators.values() if a.user_id == user_id]
+
+    async def update_authenticator_counter(
+        self, credential_id: str, counter: int
+    ) -> AdapterAuthenticator:
+        authenticator = dataclasses.replace(self.authenticators[credential_id], counter=counter)
+        self.authenticators[credential_id] = authenticator
+        return authenticator
