@@ -14,7 +14,6 @@ from authui.errors import (
     MissingAdapterMethods,
     MissingAuthorize,
     MissingSecret,
-    UnsupportedStrategy,
     UntrustedHost,
 )
 from authui.http import Request
@@ -129,13 +128,6 @@ def _provider_errors(config: AuthConfig) -> list[AuthError]:
     if duplicates:
         errors.append(InvalidProvider(f"Provider ids must be unique; repeated: {duplicates}"))
     credentials = [p for p in config.providers if isinstance(p, Credentials)]
-    only_credentials = bool(credentials) and len(credentials) == len(config.providers)
-    if only_credentials and session_strategy(config) == "database":
-        errors.append(
-            UnsupportedStrategy(
-                "Signing in with credentials only is supported with the JWT strategy"
-            )
-        )
     errors.extend(
         MissingAuthorize(f"Credentials provider {p.id!r} has no `authorize` function")
         for p in credentials

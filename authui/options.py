@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from authui.adapters.base import AdapterCalls
 from authui.callbacks import default_jwt, default_session, default_sign_in
 from authui.checks import ConfigCheck, host_errors, session_strategy, static_check
 from authui.config import AuthConfig, Theme
@@ -41,6 +42,7 @@ class Options:
     sign_in_callback: Callable[..., Any]
     redirect_callback: Callable[..., Any]
     renderer: PageRenderer
+    adapter: AdapterCalls | None
 
     @property
     def static_error(self) -> AuthError | None:
@@ -134,6 +136,7 @@ def _build(config: AuthConfig) -> Options:
         sign_in_callback=callbacks.sign_in or default_sign_in,
         redirect_callback=callbacks.redirect or default_redirect,
         renderer=renderer,
+        adapter=AdapterCalls(config.adapter, logger) if config.adapter is not None else None,
     )
 
 

@@ -25,7 +25,6 @@ from authui.errors import (
     MissingAdapterMethods,
     MissingAuthorize,
     MissingSecret,
-    UnsupportedStrategy,
     UntrustedHost,
 )
 from authui.providers.base import Provider
@@ -212,9 +211,14 @@ def test_valid_callback_urls(value: str) -> None:
     assert error_types(ok_config(), request) == []
 
 
-def test_credentials_only_with_database_strategy() -> None:
-    config = ok_config(session=SessionOptions(strategy="database"), adapter=object())
-    assert UnsupportedStrategy in error_types(config)
+def test_credentials_only_with_database_strategy_is_supported() -> None:
+    """Auth.js refuses it (UnsupportedStrategy); authui stores credentials users."""
+    from authui.adapters import MemoryAdapter
+
+    config = ok_config(session=SessionOptions(strategy="database"), adapter=MemoryAdapter())
+    assert error_types(config) == []
+    incomplete = ok_config(session=SessionOptions(strategy="database"), adapter=object())
+    assert error_types(incomplete) == [MissingAdapterMethods]
 
 
 def test_credentials_without_authorize() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from authui.callbacks import emit, invoke
 from authui.context import Context
@@ -54,4 +55,9 @@ async def finish_sign_in(
         profile=profile,
         is_new_user=is_new_user,
     )
+    if is_new_user:
+        welcome = ctx.options.config.pages.new_user or ctx.action_url("new-user")
+        separator = "&" if "?" in welcome else "?"
+        target = f"{welcome}{separator}{urlencode({'callbackUrl': ctx.callback_url})}"
+        return InternalResponse(redirect=target, cookies=cookies)
     return InternalResponse(redirect=ctx.callback_url, cookies=cookies)

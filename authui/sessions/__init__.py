@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-from authui.errors import UnsupportedStrategy
 from authui.options import Options
+from authui.sessions.database import DatabaseSessions
 from authui.sessions.jwt import JWTSessions
 
 _JWT = JWTSessions()
+_DATABASE = DatabaseSessions()
 
 
-def strategy_for(options: Options) -> JWTSessions:
-    """The strategy object for the configured ``session.strategy``.
-
-    Raises:
-        UnsupportedStrategy: The strategy is not available.
-    """
-    if options.strategy == "jwt":
-        return _JWT
-    raise UnsupportedStrategy(
-        f"Session strategy {options.strategy!r} is not available in this version of authui"
-    )
+def strategy_for(options: Options) -> JWTSessions | DatabaseSessions:
+    """The strategy object for the configured ``session.strategy``."""
+    return _DATABASE if options.strategy == "database" else _JWT
 
 
-__all__ = ["JWTSessions", "strategy_for"]
+__all__ = ["DatabaseSessions", "JWTSessions", "strategy_for"]

@@ -1,0 +1,137 @@
+"""Database sessions: the cookie holds a random session token; the session is a row.
+
+One adapter round trip per session check (``get_session_and_user``); the expiry is pushed
+out at most once per ``update_age`` (a second call, ``update_session``, only then); an
+expired session is deleted; the cookie is re-set with a fresh expiry on every check.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import replace
+from datetime import timedelta
+from typing import Any
+
+from authui.adapters.base import AdapterCalls, AdapterSession, AdapterUser
+from authui.callbacks import emit, invoke
+from authui.context import Context
+from authui.cookies import Cookie
+from authui.dates import in_seconds, now, to_iso
+from authui.errors import MissingAdapter, SessionTokenError, SignOutError
+
+NEEDED_FOR = "database sessions"
+
+
+def adapter_of(ctx: Context) -> AdapterCalls:
+    """The adapter of the configuration.
+
+    Raises:
+        MissingAdapter: There is none.
+    """
+    if ctx.options.adapter is None:
+        raise MissingAdapter("Database sessions need an adapter")
+    return ctx.options.adapter
+
+
+def user_json(user: AdapterUser) -> dict[str, Any]:
+    """The session's ``user``: name, email and image."""
+    return {"name": user.name, "email": user.email, "image": user.image}
+
+
+def user_record(user: AdapterUser) -> dict[str, Any]:
+    """A stored user as callbacks and events see it."""
+    return {"id": user.id, **user_json(user), "email_verified": user.email_verified}
+
+
+class DatabaseSessions:
+    """The ``database`` strategy."""
+
+    async def read(
+        self,
+        ctx: Context,
+        *,
+        is_update: bool = False,
+        new_session: Any = None,
+        claims: dict[str, Any] | None = None,
+    ) -> tuple[Any, list[Cookie]]:
+        """Check the session: ``(session JSON or None, cookies to set)``.
+
+        ``claims`` (validated by the server) update the user record, e.g. the name chosen
+        on the new-user page. An adapter failure is logged as ``SessionTokenError`` and the
+        answer is ``None``, the cookie left alone (the database may come back).
+        """
+        chunks = ctx.session_chunks()
+        token = chunks.value
+        if not token:
+            return None, []
+        options = ctx.options
+        adapter = adapter_of(ctx)
+        try:
+            found = await adapter.call("get_session_and_user", NEEDED_FOR, token)
+            if found is not None and found[0].expires < now():
+                await adapter.call("delete_session", NEEDED_FOR, token)
+                found = None
+            if found is None:
+                return None, chunks.clear()
+            session, user = found
+            max_age = options.config.session.max_age
+            update_age = options.config.session.update_age
+            expires = in_seconds(max_age)
+            if session.expires - timedelta(seconds=max_age - update_age) <= now():
+                await adapter.call("update_session", NEEDED_FOR, token, expires)
+            if claims:
+                user = await adapter.call("update_user", "the new-user page", user.id, claims)
+            extra: dict[str, Any] = {"trigger": "update"} if is_update else {}
+            payload = await invoke(
+                options.session_callback,
+                session={"user": user_json(user), "expires": to_iso(session.expires)},
+                user=user,
+                new_session=new_session,
+                **extra,
+            )
+        except Exception as exc:
+            options.logger.error(SessionTokenError(cause={"err": exc}))
+            return None, []
+        option = ctx.cookies.session_token
+        cookie = Cookie(option.name, token, replace(option.options, expires=expires))
+        await emit(options.config.events.session, options.logger, session=payload)
+        return payload, [cookie]
+
+    async def create(
+        self,
+        ctx: Context,
+        *,
+        user: dict[str, Any],
+        account: dict[str, Any] | None,
+        profile: Any = None,
+        is_new_user: bool | None = None,
+    ) -> list[Cookie]:
+        """Sign ``user`` (a stored user) in: a new session row and its cookie."""
+        config = ctx.options.config
+        generate = config.session.generate_session_token
+        token = generate() if generate is not None else str(uuid.uuid4())
+        session = AdapterSession(
+            session_token=token, user_id=str(user["id"]), expires=in_seconds(config.session.max_age)
+        )
+        await adapter_of(ctx).call("create_session", NEEDED_FOR, session)
+        option = ctx.cookies.session_token
+        stale = [c for c in ctx.session_chunks().clear() if c.name != option.name]
+        return [
+            *stale,
+            Cookie(option.name, token, replace(option.options, expires=session.expires)),
+        ]
+
+    async def destroy(self, ctx: Context) -> list[Cookie]:
+        """Sign out: delete the row, emit ``sign_out`` with it, clear the cookie."""
+        chunks = ctx.session_chunks()
+        token = chunks.value
+        if not token:
+            return []
+        options = ctx.options
+        try:
+            session = await adapter_of(ctx).call("delete_session", NEEDED_FOR, token)
+        except Exception as exc:
+            options.logger.error(SignOutError(cause={"err": exc}))
+        else:
+            await emit(options.config.events.sign_out, options.logger, session=session)
+        return chunks.clear()

@@ -1,0 +1,202 @@
+"""Database sessions through Auth(): creation, throttled extension, expiry, sign-out,
+the cookie re-set on each check, and how many adapter calls a session check costs."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from authui import Callbacks, Events, SessionOptions
+from authui.adapters import AdapterSession, MemoryAdapter
+from authui.testing import AuthClient
+from tests.conftest import make_config
+
+
+class CountingAdapter(MemoryAdapter):
+    """The memory adapter, counting every call by method name."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: Counter[str] = Counter()
+
+    def __getattribute__(self, name: str) -> Any:
+        attribute = super().__getattribute__(name)
+        if callable(attribute) and not name.startswith("_"):
+            super().__getattribute__("calls")[name] += 1
+        return attribute
+
+
+def database_client(adapter: MemoryAdapter, **overrides: Any) -> AuthClient:
+    return AuthClient(make_config(adapter=adapter, **overrides))
+
+
+async def signed_in(adapter: MemoryAdapter, **overrides: Any) -> AuthClient:
+    client = database_client(adapter, **overrides)
+    response = await client.sign_in_with_credentials(username="ada", password="correct horse")
+    assert response.status == 302
+    return client
+
+
+def only_session(adapter: MemoryAdapter) -> AdapterSession:
+    assert len(adapter.sessions) == 1
+    return next(iter(adapter.sessions.values()))
+
+
+async def test_an_adapter_makes_database_the_default_and_stores_the_user() -> None:
+    adapter = MemoryAdapter()
+    client = database_client(adapter)
+    response = await client.sign_in_with_credentials(username="ada", password="correct horse")
+    assert response.header("location") == (
+        "http://localhost:3000/auth/new-user?callbackUrl=http%3A%2F%2Flocalhost%3A3000"
+    )
+    user = adapter.users["42"]
+    assert (user.email, user.name) == ("ada@example.com", "Ada Lovelace")
+    session = only_session(adapter)
+    assert session.user_id == "42"
+    assert client.cookies["authjs.session-token"] == session.session_token
+    again = await client.sign_in_with_credentials(username="ada", password="correct horse")
+    assert again.header("location") == "http://localhost:3000"
+    assert len(adapter.users) == 1
+
+
+async def test_session_json_has_the_stored_expiry_and_user() -> None:
+    adapter = MemoryAdapter()
+    client = await signed_in(adapter)
+    stored = only_session(adapter).expires
+    data = (await client.get("session")).data()
+    assert data == {
+        "user": {"name": "Ada Lovelace", "email": "ada@example.com", "image": "https://x/a.png"},
+        "expires": stored.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+    }
+
+
+async def test_a_session_check_is_one_adapter_call_until_update_age() -> None:
+    adapter = CountingAdapter()
+    client = await signed_in(adapter)
+    adapter.calls.clear()
+    for _ in range(3):
+        assert (await client.get("session")).data() is not None
+    assert adapter.calls == Counter({"get_session_and_user": 3})
+
+
+async def test_expiry_is_extended_once_update_age_has_passed() -> None:
+    adapter = CountingAdapter()
+    client = await signed_in(adapter, session=SessionOptions(max_age=3600, update_age=600))
+    token = only_session(adapter).session_token
+    adapter.sessions[token] = AdapterSession(
+        session_token=token,
+        user_id="42",
+        expires=datetime.now(UTC) + timedelta(seconds=3600 - 601),
+    )
+    adapter.calls.clear()
+    response = await client.get("session")
+    assert adapter.calls == Counter({"get_session_and_user": 1, "update_session": 1})
+    extended = adapter.sessions[token].expires
+    assert abs(extended - (datetime.now(UTC) + timedelta(seconds=3600))) < timedelta(seconds=5)
+    cookie = next(h for h in response.header_all("set-cookie") if h.startswith("authjs.session"))
+    assert f"authjs.session-token={token};" in cookie
+    assert "Expires=" in cookie
+
+
+async def test_update_age_zero_extends_every_time() -> None:
+    adapter = CountingAdapter()
+    client = await signed_in(adapter, session=SessionOptions(update_age=0))
+    adapter.calls.clear()
+    await client.get("session")
+    await client.get("session")
+    assert adapter.calls["update_session"] == 2
+
+
+async def test_expired_session_is_deleted_and_its_cookie_cleared() -> None:
+    adapter = MemoryAdapter()
+    client = await signed_in(adapter)
+    token = only_session(adapter).session_token
+    adapter.sessions[token] = AdapterSession(
+        session_token=token, user_id="42", expires=datetime.now(UTC) - timedelta(seconds=1)
+    )
+    response = await client.get("session")
+    assert response.body == b"null"
+    assert adapter.sessions == {}
+    assert "authjs.session-token=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax" in (
+        response.header_all("set-cookie")
+    )
+
+
+async def test_unknown_session_token_is_null_and_cleared() -> None:
+    client = database_client(MemoryAdapter())
+    client.cookies["authjs.session-token"] = "not-a-session"
+    assert (await client.get("session")).body == b"null"
+    assert "authjs.session-token" not in client.cookies
+
+
+async def test_sign_out_deletes_the_row_and_emits_the_session() -> None:
+    ended: list[Any] = []
+    adapter = MemoryAdapter()
+    client = await signed_in(adapter, events=Events(sign_out=lambda session: ended.append(session)))
+    token = only_session(adapter).session_token
+    csrf = await client.csrf_token()
+    response = await client.post("signout", form={"csrfToken": csrf})
+    assert response.status == 302
+    assert adapter.sessions == {}
+    assert ended[0].session_token == token
+    assert "authjs.session-token" not in client.cookies
+    assert adapter.users["42"].email == "ada@example.com"
+
+
+async def test_adapter_failure_is_logged_and_answers_null(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    class Broken(MemoryAdapter):
+        async def get_session_and_user(self, session_token: str) -> Any:
+            raise ConnectionError("database went away")
+
+    adapter = Broken()
+    client = await signed_in(adapter)
+    response = await client.get("session")
+    assert (response.status, response.body) == (200, b"null")
+    assert "SessionTokenError" in caplog.text
+    assert "database went away" in caplog.text
+    assert "authjs.session-token" in client.cookies
+
+
+async def test_session_callback_gets_the_stored_user() -> None:
+    def session_callback(session: dict[str, Any], user: Any) -> dict[str, Any]:
+        session["user"]["id"] = user.id
+        return session
+
+    client = await signed_in(MemoryAdapter(), callbacks=Callbacks(session=session_callback))
+    assert (await client.get("session")).data()["user"]["id"] == "42"
+
+
+async def test_new_user_page_renames_the_stored_user() -> None:
+    adapter = MemoryAdapter()
+    client = await signed_in(adapter)
+    csrf = await client.csrf_token()
+    done = await client.post("new-user", form={"csrfToken": csrf, "name": "Ada King"})
+    assert done.status == 302
+    assert adapter.users["42"].name == "Ada King"
+    assert (await client.get("session")).data()["user"]["name"] == "Ada King"
+
+
+async def test_create_user_event_for_new_credentials_users() -> None:
+    created: list[Any] = []
+    await signed_in(MemoryAdapter(), events=Events(create_user=lambda user: created.append(user)))
+    assert [u["email"] for u in created] == ["ada@example.com"]
+
+
+async def test_custom_session_token_generator() -> None:
+    adapter = MemoryAdapter()
+    session = SessionOptions(generate_session_token=lambda: "fixed-token-123")
+    await signed_in(adapter, session=session)
+    assert only_session(adapter).session_token == "fixed-token-123"
+
+
+async def test_jwt_strategy_with_an_adapter_still_stores_users() -> None:
+    adapter = MemoryAdapter()
+    client = database_client(adapter, session=SessionOptions(strategy="jwt"))
+    await client.sign_in_with_credentials(username="ada", password="correct horse")
+    assert adapter.sessions == {}
+    assert (await client.get("session")).data()["user"]["name"] == "Ada Lovelace"
