@@ -1,0 +1,676 @@
+"""An adapter that keeps users, accounts, sessions, tokens and passkeys in Redis.
+
+Install the extra (``pip install "authui[redis]"``) and hand the adapter a URL or an
+existing ``redis.asyncio.Redis`` client::
+
+    adapter = RedisAdapter("redis://localhost:6379/0")
+    adapter = RedisAdapter(client, prefix="myapp:auth:")
+
+The adapter uses that one client (and so its connection pool) for every call. When it made
+the client from a URL it also owns it: ``await adapter.aclose()`` (or ``async with``)
+closes it; a client passed in stays the caller's to close.
+
+Key layout
+----------
+Every key starts with the prefix (default ``authui:``). Records are JSON strings whose
+field names are the Auth.js ones (``emailVerified``, ``userId``, ``providerAccountId``,
+``sessionToken``, ``credentialID``, …); dates are ISO 8601 strings with a UTC offset
+(``2030-01-01T12:00:00.123456+00:00``)::
+
+    user:<id>                                 user (JSON)
+    user-by-email:<email>                     the user's id
+    account:<provider>:<providerAccountId>    account (JSON)
+    user-accounts:<userId>                    SET of "<provider>:<providerAccountId>"
+    session:<sessionToken>                    session (JSON), TTL at its expires
+    user-sessions:<userId>                    ZSET of session tokens, scored by expiry (ms)
+    token:<identifier>:<token>                verification token (JSON), TTL at its expires
+    authenticator:<credentialID>              authenticator (JSON)
+    user-authenticators:<userId>              LIST of credential ids, oldest first
+
+Sessions and verification tokens get a TTL at their ``expires`` (``SET … PXAT``), so Redis
+drops them by itself once they expire; ``update_session`` moves it. Expired session tokens left in
+``user-sessions:<userId>`` are pruned whenever that user gets a new session.
+
+The per-user indexes live in their own namespaces (``user-accounts:`` rather than
+``account:user:``) so that no id, email or provider can make one key look like another;
+in the two keys with two variable parts, ``:`` and ``%`` in the first part (provider,
+identifier) are percent-encoded (``%3A``, ``%25``), which leaves ordinary values as they are.
+
+Atomicity: ``use_verification_token`` is one ``GETDEL``, so of many concurrent calls for
+one token exactly one gets it. Changes that touch several keys (``create_user``,
+``update_user``, ``delete_user``, ``link_account``, ``create_authenticator``,
+``update_session``, ``update_authenticator_counter``, …) run as ``WATCH``/``MULTI``/``EXEC``
+transactions that retry when a watched key changes underneath them. The keys of one
+operation may live in different hash slots, so Redis Cluster is not supported.
+
+Emails are unique: ``create_user`` and ``update_user`` raise ``ValueError`` for an email
+another user has (as the Auth.js SQL schemas' unique constraint would).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from types import TracebackType
+from typing import Any, Self, TypeVar, cast
+
+from redis.asyncio import Redis
+from redis.asyncio.client import Pipeline
+from redis.exceptions import WatchError
+
+from authui.adapters.base import (
+    AccountType,
+    AdapterAccount,
+    AdapterAuthenticator,
+    AdapterSession,
+    AdapterUser,
+    UserChanges,
+    VerificationToken,
+)
+
+__all__ = ["DEFAULT_PREFIX", "RedisAdapter"]
+
+DEFAULT_PREFIX = "authui:"
+
+_T = TypeVar("_T")
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MILLISECOND = timedelta(milliseconds=1)
+
+
+class RedisAdapter:
+    """Every adapter method, over Redis (``redis.asyncio``).
+
+    Args:
+        redis: A ``redis://``/``rediss://``/``unix://`` URL, or an existing
+            ``redis.asyncio.Redis`` client (with or without ``decode_responses``).
+        prefix: Put in front of every key, so several apps (or test runs) can share one
+            database.
+    """
+
+    def __init__(self, redis: str | Redis, *, prefix: str = DEFAULT_PREFIX) -> None:
+        if isinstance(redis, str):
+            self._redis = Redis.from_url(redis, decode_responses=True)
+            self._owns_client = True
+        else:
+            self._redis = redis
+            self._owns_client = False
+        self._prefix = prefix
+
+    @property
+    def redis(self) -> Redis:
+        """The client every call goes through."""
+        return self._redis
+
+    @property
+    def prefix(self) -> str:
+        """What every key starts with."""
+        return self._prefix
+
+    async def aclose(self) -> None:
+        """Close the client if the adapter made it from a URL; a client passed in is left
+        open for its owner to close."""
+        if self._owns_client:
+            await self._redis.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    # Keys -----------------------------------------------------------------------------
+
+    def user_key(self, user_id: str) -> str:
+        """``<prefix>user:<id>``: the user's JSON."""
+        return f"{self._prefix}user:{user_id}"
+
+    def email_key(self, email: str) -> str:
+        """``<prefix>user-by-email:<email>``: the id of the user with that email."""
+        return f"{self._prefix}user-by-email:{email}"
+
+    def account_key(self, provider: str, provider_account_id: str) -> str:
+        """``<prefix>account:<provider>:<providerAccountId>``: the account's JSON."""
+        return f"{self._prefix}account:{_account_member(provider, provider_account_id)}"
+
+    def user_accounts_key(self, user_id: str) -> str:
+        """``<prefix>user-accounts:<userId>``: set of ``<provider>:<providerAccountId>``."""
+        return f"{self._prefix}user-accounts:{user_id}"
+
+    def session_key(self, session_token: str) -> str:
+        """``<prefix>session:<sessionToken>``: the session's JSON, expiring at ``expires``."""
+        return f"{self._prefix}session:{session_token}"
+
+    def user_sessions_key(self, user_id: str) -> str:
+        """``<prefix>user-sessions:<userId>``: sorted set of session tokens by expiry."""
+        return f"{self._prefix}user-sessions:{user_id}"
+
+    def verification_token_key(self, identifier: str, token: str) -> str:
+        """``<prefix>token:<identifier>:<token>``: the token's JSON, expiring at ``expires``."""
+        return f"{self._prefix}token:{_escape(identifier)}:{token}"
+
+    def authenticator_key(self, credential_id: str) -> str:
+        """``<prefix>authenticator:<credentialID>``: the authenticator's JSON."""
+        return f"{self._prefix}authenticator:{credential_id}"
+
+    def user_authenticators_key(self, user_id: str) -> str:
+        """``<prefix>user-authenticators:<userId>``: list of credential ids, oldest first."""
+        return f"{self._prefix}user-authenticators:{user_id}"
+
+    # Users ----------------------------------------------------------------------------
+
+    async def create_user(self, user: AdapterUser) -> AdapterUser:
+        """Store a new user; ``ValueError`` if its id or email is taken."""
+        user_key, email_key = self.user_key(user.id), self.email_key(user.email)
+
+        async def step(pipe: Pipeline) -> AdapterUser:
+            if await pipe.exists(user_key):
+                raise ValueError(f"user {user.id!r} exists")
+            if await pipe.exists(email_key):
+                raise ValueError(f"another user has the email {user.email!r}")
+            _multi(pipe)
+            pipe.set(user_key, _dump_user(user))
+            pipe.set(email_key, user.id)
+            return _normal_user(user)
+
+        return await self._transaction(step, user_key, email_key)
+
+    async def get_user(self, user_id: str) -> AdapterUser | None:
+        """The user with this id, or ``None``."""
+        return _load_user(await self._redis.get(self.user_key(user_id)))
+
+    async def get_user_by_email(self, email: str) -> AdapterUser | None:
+        """The user with this email, or ``None``."""
+        user_id = _text(await self._redis.get(self.email_key(email)))
+        return None if user_id is None else await self.get_user(user_id)
+
+    async def get_user_by_account(
+        self, provider: str, provider_account_id: str
+    ) -> AdapterUser | None:
+        """The user who linked this account, or ``None``."""
+        account = await self.get_account(provider_account_id, provider)
+        return None if account is None else await self.get_user(account.user_id)
+
+    async def update_user(self, user_id: str, changes: UserChanges) -> AdapterUser:
+        """Apply ``changes`` and return the user; the email index follows a new email.
+
+        Raises ``KeyError`` for an unknown user and ``ValueError`` for an email another
+        user has.
+        """
+        user_key = self.user_key(user_id)
+
+        async def step(pipe: Pipeline) -> AdapterUser:
+            user = _load_user(await pipe.get(user_key))
+            if user is None:
+                raise KeyError(f"no user {user_id!r}")
+            updated = _normal_user(dataclasses.replace(user, **changes))
+            if updated.email != user.email:
+                old_key, new_key = self.email_key(user.email), self.email_key(updated.email)
+                await pipe.watch(old_key, new_key)
+                owner = _text(await pipe.get(new_key))
+                if owner is not None and owner != user_id:
+                    raise ValueError(f"another user has the email {updated.email!r}")
+                points_here = _text(await pipe.get(old_key)) == user_id
+                _multi(pipe)
+                if points_here:
+                    pipe.delete(old_key)
+                pipe.set(new_key, user_id)
+            else:
+                _multi(pipe)
+            pipe.set(user_key, _dump_user(updated))
+            return updated
+
+        return await self._transaction(step, user_key)
+
+    async def delete_user(self, user_id: str) -> AdapterUser | None:
+        """Delete the user with its email index, sessions, accounts and authenticators, in
+        one transaction; return the user, or ``None`` if there was none."""
+        user_key = self.user_key(user_id)
+        accounts_key = self.user_accounts_key(user_id)
+        sessions_key = self.user_sessions_key(user_id)
+        authenticators_key = self.user_authenticators_key(user_id)
+
+        async def step(pipe: Pipeline) -> AdapterUser | None:
+            user = _load_user(await pipe.get(user_key))
+            email_key = None
+            if user is not None:
+                email_key = self.email_key(user.email)
+                await pipe.watch(email_key)
+                if _text(await pipe.get(email_key)) != user_id:
+                    email_key = None
+            accounts = _texts(await pipe.smembers(accounts_key))
+            sessions = _texts(await pipe.zrange(sessions_key, 0, -1))
+            authenticators = _texts(await pipe.lrange(authenticators_key, 0, -1))
+            keys = [user_key, accounts_key, sessions_key, authenticators_key]
+            keys += [f"{self._prefix}account:{member}" for member in accounts]
+            keys += [self.session_key(token) for token in sessions]
+            keys += [self.authenticator_key(credential_id) for credential_id in authenticators]
+            if email_key is not None:
+                keys.append(email_key)
+            _multi(pipe)
+            pipe.delete(*keys)
+            return user
+
+        return await self._transaction(
+            step, user_key, accounts_key, sessions_key, authenticators_key
+        )
+
+    # Accounts -------------------------------------------------------------------------
+
+    async def link_account(self, account: AdapterAccount) -> AdapterAccount | None:
+        """Store the account and index it under its user (moving it if it was linked to
+        another user)."""
+        key = self.account_key(account.provider, account.provider_account_id)
+        member = _account_member(account.provider, account.provider_account_id)
+
+        async def step(pipe: Pipeline) -> AdapterAccount:
+            previous = _load_account(await pipe.get(key))
+            _multi(pipe)
+            if previous is not None and previous.user_id != account.user_id:
+                pipe.srem(self.user_accounts_key(previous.user_id), member)
+            pipe.set(key, _dump_account(account))
+            pipe.sadd(self.user_accounts_key(account.user_id), member)
+            return account
+
+        return await self._transaction(step, key)
+
+    async def unlink_account(
+        self, provider: str, provider_account_id: str
+    ) -> AdapterAccount | None:
+        """Delete the account and return it, or ``None`` if there was none."""
+        account = _load_account(
+            await self._redis.getdel(self.account_key(provider, provider_account_id))
+        )
+        if account is not None:
+            await self._redis.srem(
+                self.user_accounts_key(account.user_id),
+                _account_member(provider, provider_account_id),
+            )
+        return account
+
+    async def get_account(self, provider_account_id: str, provider: str) -> AdapterAccount | None:
+        """The account, or ``None``."""
+        return _load_account(await self._redis.get(self.account_key(provider, provider_account_id)))
+
+    # Sessions -------------------------------------------------------------------------
+
+    async def create_session(self, session: AdapterSession) -> AdapterSession:
+        """Store the session to expire at ``session.expires``."""
+        index_key = self.user_sessions_key(session.user_id)
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.set(
+                self.session_key(session.session_token),
+                _dump_session(session),
+                pxat=_epoch_ms(session.expires),
+            )
+            pipe.zadd(index_key, {session.session_token: _epoch_ms(session.expires)})
+            pipe.zremrangebyscore(index_key, "-inf", f"({_epoch_ms(_now())}")
+            await pipe.execute()
+        return dataclasses.replace(session, expires=_utc(session.expires))
+
+    async def get_session_and_user(
+        self, session_token: str
+    ) -> tuple[AdapterSession, AdapterUser] | None:
+        """The session and its user, or ``None`` if either is missing (or expired)."""
+        session = _load_session(await self._redis.get(self.session_key(session_token)))
+        if session is None:
+            return None
+        user = await self.get_user(session.user_id)
+        return None if user is None else (session, user)
+
+    async def update_session(self, session_token: str, expires: datetime) -> AdapterSession | None:
+        """Move the session's expiry (and its TTL); ``None`` if there is no such session."""
+        key = self.session_key(session_token)
+
+        async def step(pipe: Pipeline) -> AdapterSession | None:
+            session = _load_session(await pipe.get(key))
+            _multi(pipe)
+            if session is None:
+                return None
+            updated = dataclasses.replace(session, expires=_utc(expires))
+            pipe.set(key, _dump_session(updated), pxat=_epoch_ms(expires))
+            pipe.zadd(self.user_sessions_key(session.user_id), {session_token: _epoch_ms(expires)})
+            return updated
+
+        return await self._transaction(step, key)
+
+    async def delete_session(self, session_token: str) -> AdapterSession | None:
+        """Delete the session and return it, or ``None`` if there was none."""
+        session = _load_session(await self._redis.getdel(self.session_key(session_token)))
+        if session is not None:
+            await self._redis.zrem(self.user_sessions_key(session.user_id), session_token)
+        return session
+
+    # Verification tokens --------------------------------------------------------------
+
+    async def create_verification_token(self, token: VerificationToken) -> VerificationToken:
+        """Store the token to expire at ``token.expires``."""
+        await self._redis.set(
+            self.verification_token_key(token.identifier, token.token),
+            _dump_token(token),
+            pxat=_epoch_ms(token.expires),
+        )
+        return dataclasses.replace(token, expires=_utc(token.expires))
+
+    async def use_verification_token(self, identifier: str, token: str) -> VerificationToken | None:
+        """Return the token and delete it in one step (``GETDEL``): of concurrent calls
+        exactly one gets it; the others, and any later call, get ``None``."""
+        return _load_token(await self._redis.getdel(self.verification_token_key(identifier, token)))
+
+    # Authenticators -------------------------------------------------------------------
+
+    async def get_authenticator(self, credential_id: str) -> AdapterAuthenticator | None:
+        """The authenticator, or ``None``."""
+        return _load_authenticator(await self._redis.get(self.authenticator_key(credential_id)))
+
+    async def create_authenticator(
+        self, authenticator: AdapterAuthenticator
+    ) -> AdapterAuthenticator:
+        """Store the authenticator and append it to its user's list."""
+        key = self.authenticator_key(authenticator.credential_id)
+        credential_id = authenticator.credential_id
+
+        async def step(pipe: Pipeline) -> AdapterAuthenticator:
+            previous = _load_authenticator(await pipe.get(key))
+            _multi(pipe)
+            if previous is not None:
+                pipe.lrem(self.user_authenticators_key(previous.user_id), 0, credential_id)
+            pipe.set(key, _dump_authenticator(authenticator))
+            pipe.rpush(self.user_authenticators_key(authenticator.user_id), credential_id)
+            return authenticator
+
+        return await self._transaction(step, key)
+
+    async def list_authenticators_by_user_id(self, user_id: str) -> list[AdapterAuthenticator]:
+        """The user's authenticators, oldest first; ``[]`` if none."""
+        credential_ids = _texts(
+            await self._redis.lrange(self.user_authenticators_key(user_id), 0, -1)
+        )
+        if not credential_ids:
+            return []
+        values = await self._redis.mget([self.authenticator_key(c) for c in credential_ids])
+        found = (_load_authenticator(value) for value in values)
+        return [a for a in found if a is not None]
+
+    async def update_authenticator_counter(
+        self, credential_id: str, counter: int
+    ) -> AdapterAuthenticator:
+        """Set the signature counter and return the authenticator; ``KeyError`` for an
+        unknown credential."""
+        key = self.authenticator_key(credential_id)
+
+        async def step(pipe: Pipeline) -> AdapterAuthenticator:
+            authenticator = _load_authenticator(await pipe.get(key))
+            if authenticator is None:
+                raise KeyError(f"no authenticator {credential_id!r}")
+            updated = dataclasses.replace(authenticator, counter=counter)
+            _multi(pipe)
+            pipe.set(key, _dump_authenticator(updated))
+            return updated
+
+        return await self._transaction(step, key)
+
+    # Plumbing -------------------------------------------------------------------------
+
+    async def _transaction(self, step: Callable[[Pipeline], Awaitable[_T]], *watch: str) -> _T:
+        """Run ``step`` as an optimistic transaction: ``WATCH`` the keys, let ``step`` read
+        (immediate mode), call ``MULTI`` and queue its writes; ``EXEC`` them, and start over
+        if a watched key changed meanwhile. ``step`` raising aborts without writing."""
+        async with self._redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    await pipe.watch(*watch)
+                    result = await step(pipe)
+                    await pipe.execute()
+                except WatchError:
+                    continue
+                return result
+
+
+def _multi(pipe: Pipeline) -> None:
+    """``MULTI``: what follows is queued (redis-py leaves ``multi`` unannotated)."""
+    cast("Callable[[], None]", pipe.multi)()
+
+
+# Serialisation ------------------------------------------------------------------------
+
+
+def _escape(part: str) -> str:
+    return part.replace("%", "%25").replace(":", "%3A")
+
+
+def _account_member(provider: str, provider_account_id: str) -> str:
+    return f"{_escape(provider)}:{provider_account_id}"
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _utc(value: datetime) -> datetime:
+    """Aware UTC; a naive value is taken to be UTC already."""
+    return value.astimezone(UTC) if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def _epoch_ms(value: datetime) -> int:
+    """Milliseconds since the epoch, at least 1 (``PXAT`` refuses 0 and below; a time in
+    the past makes Redis drop the key at once)."""
+    return max(1, (_utc(value) - _EPOCH) // _MILLISECOND)
+
+
+def _dump_date(value: datetime | None) -> str | None:
+    return None if value is None else _utc(value).isoformat()
+
+
+def _load_date(value: object) -> datetime | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(f"expected an ISO 8601 date, got {value!r}")
+    return _utc(datetime.fromisoformat(value))
+
+
+def _text(value: object) -> str | None:
+    """A reply as ``str`` (clients without ``decode_responses`` return ``bytes``)."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, bytes):
+        return value.decode()
+    raise TypeError(f"unexpected Redis reply {value!r}")
+
+
+def _texts(values: object) -> list[str]:
+    """A list or set reply as ``str`` values."""
+    return [cast("str", _text(v)) for v in cast("list[object] | set[object]", values)]
+
+
+def _record(value: object) -> dict[str, Any] | None:
+    text = _text(value)
+    if text is None:
+        return None
+    record = json.loads(text)
+    if not isinstance(record, dict):
+        raise TypeError(f"expected a JSON object, got {text!r}")
+    return cast("dict[str, Any]", record)
+
+
+def _json(record: dict[str, Any]) -> str:
+    return json.dumps(record, separators=(",", ":"))
+
+
+def _str(record: dict[str, Any], key: str) -> str:
+    value = record[key]
+    if not isinstance(value, str):
+        raise TypeError(f"{key}: expected a string, got {value!r}")
+    return value
+
+
+def _opt_str(record: dict[str, Any], key: str) -> str | None:
+    value = record.get(key)
+    return None if value is None else _str(record, key)
+
+
+def _opt_int(record: dict[str, Any], key: str) -> int | None:
+    value = record.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{key}: expected an integer, got {value!r}")
+    return value
+
+
+def _required_date(record: dict[str, Any], key: str) -> datetime:
+    value = _load_date(record.get(key))
+    if value is None:
+        raise TypeError(f"{key}: missing date")
+    return value
+
+
+def _normal_user(user: AdapterUser) -> AdapterUser:
+    verified = user.email_verified
+    return dataclasses.replace(user, email_verified=None if verified is None else _utc(verified))
+
+
+def _dump_user(user: AdapterUser) -> str:
+    return _json(
+        {
+            "id": user.id,
+            "email": user.email,
+            "emailVerified": _dump_date(user.email_verified),
+            "name": user.name,
+            "image": user.image,
+        }
+    )
+
+
+def _load_user(value: object) -> AdapterUser | None:
+    record = _record(value)
+    if record is None:
+        return None
+    return AdapterUser(
+        id=_str(record, "id"),
+        email=_str(record, "email"),
+        email_verified=_load_date(record.get("emailVerified")),
+        name=_opt_str(record, "name"),
+        image=_opt_str(record, "image"),
+    )
+
+
+def _dump_account(account: AdapterAccount) -> str:
+    return _json(
+        {
+            "userId": account.user_id,
+            "type": account.type,
+            "provider": account.provider,
+            "providerAccountId": account.provider_account_id,
+            "access_token": account.access_token,
+            "refresh_token": account.refresh_token,
+            "expires_at": account.expires_at,
+            "id_token": account.id_token,
+            "scope": account.scope,
+            "token_type": account.token_type,
+            "session_state": account.session_state,
+        }
+    )
+
+
+def _load_account(value: object) -> AdapterAccount | None:
+    record = _record(value)
+    if record is None:
+        return None
+    return AdapterAccount(
+        user_id=_str(record, "userId"),
+        type=cast("AccountType", _str(record, "type")),
+        provider=_str(record, "provider"),
+        provider_account_id=_str(record, "providerAccountId"),
+        access_token=_opt_str(record, "access_token"),
+        refresh_token=_opt_str(record, "refresh_token"),
+        expires_at=_opt_int(record, "expires_at"),
+        id_token=_opt_str(record, "id_token"),
+        scope=_opt_str(record, "scope"),
+        token_type=_opt_str(record, "token_type"),
+        session_state=_opt_str(record, "session_state"),
+    )
+
+
+def _dump_session(session: AdapterSession) -> str:
+    return _json(
+        {
+            "sessionToken": session.session_token,
+            "userId": session.user_id,
+            "expires": _dump_date(session.expires),
+        }
+    )
+
+
+def _load_session(value: object) -> AdapterSession | None:
+    record = _record(value)
+    if record is None:
+        return None
+    return AdapterSession(
+        session_token=_str(record, "sessionToken"),
+        user_id=_str(record, "userId"),
+        expires=_required_date(record, "expires"),
+    )
+
+
+def _dump_token(token: VerificationToken) -> str:
+    return _json(
+        {
+            "identifier": token.identifier,
+            "token": token.token,
+            "expires": _dump_date(token.expires),
+        }
+    )
+
+
+def _load_token(value: object) -> VerificationToken | None:
+    record = _record(value)
+    if record is None:
+        return None
+    return VerificationToken(
+        identifier=_str(record, "identifier"),
+        token=_str(record, "token"),
+        expires=_required_date(record, "expires"),
+    )
+
+
+def _dump_authenticator(authenticator: AdapterAuthenticator) -> str:
+    return _json(
+        {
+            "credentialID": authenticator.credential_id,
+            "userId": authenticator.user_id,
+            "providerAccountId": authenticator.provider_account_id,
+            "counter": authenticator.counter,
+            "credentialBackedUp": authenticator.credential_backed_up,
+            "credentialPublicKey": authenticator.credential_public_key,
+            "credentialDeviceType": authenticator.credential_device_type,
+            "transports": authenticator.transports,
+        }
+    )
+
+
+def _load_authenticator(value: object) -> AdapterAuthenticator | None:
+    record = _record(value)
+    if record is None:
+        return None
+    counter = _opt_int(record, "counter")
+    backed_up = record.get("credentialBackedUp")
+    if counter is None or not isinstance(backed_up, bool):
+        raise TypeError(f"malformed authenticator {record!r}")
+    return AdapterAuthenticator(
+        credential_id=_str(record, "credentialID"),
+        user_id=_str(record, "userId"),
+        provider_account_id=_str(record, "providerAccountId"),
+        counter=counter,
+        credential_backed_up=backed_up,
+        credential_public_key=_str(record, "credentialPublicKey"),
+        credential_device_type=_str(record, "credentialDeviceType"),
+        transports=_opt_str(record, "transports"),
+    )

@@ -1,0 +1,539 @@
+"""``RedisAdapter`` against a real Redis.
+
+The server comes from ``AUTHUI_TEST_REDIS_URL`` (default ``redis://127.0.0.1:6379/0``).
+Each test gets its own key prefix and deletes every key under it afterwards, so runs can
+share a server. Without a reachable Redis the tests skip, or fail with ``CI=true``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import uuid
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from authui.adapters.base import (
+    AdapterAccount,
+    AdapterAuthenticator,
+    AdapterSession,
+    AdapterUser,
+    VerificationToken,
+)
+from authui.adapters.redis import DEFAULT_PREFIX, RedisAdapter
+from authui.testing import AdapterConformance
+from tests.peers.availability import peer_missing
+
+REDIS_URL = os.environ.get("AUTHUI_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+_unreachable: list[str] = []  # the first failed connection's message, so later tests skip fast
+
+
+# Fixtures -----------------------------------------------------------------------------
+
+
+def unreachable(exc: Exception) -> str:
+    return (
+        f"Redis is not reachable at {REDIS_URL} ({exc}): start one "
+        "(`docker run -p 6379:6379 redis:7`) or point AUTHUI_TEST_REDIS_URL at one"
+    )
+
+
+@pytest.fixture
+async def redis_client() -> AsyncIterator[Redis]:
+    """A client of the test server (replies as ``bytes``, no ``decode_responses``)."""
+    if _unreachable:
+        peer_missing(_unreachable[0])
+    client = Redis.from_url(REDIS_URL, socket_connect_timeout=2, socket_timeout=10)
+    try:
+        await client.ping()
+    except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+        await client.aclose()
+        _unreachable.append(unreachable(exc))
+        peer_missing(_unreachable[0])
+    try:
+        yield client
+    finally:
+        await client.aclose()
+
+
+@pytest.fixture
+def prefix() -> str:
+    """A key prefix no other test (or test run) uses."""
+    return f"authui-test:{uuid.uuid4().hex}:"
+
+
+@pytest.fixture
+async def adapter(redis_client: Redis, prefix: str) -> AsyncIterator[RedisAdapter]:
+    """A fresh, empty adapter; every key under its prefix is deleted afterwards."""
+    assert await keys_under(redis_client, prefix) == set()
+    try:
+        yield RedisAdapter(redis_client, prefix=prefix)
+    finally:
+        await delete_prefixed(redis_client, prefix)
+
+
+async def keys_under(client: Redis, prefix: str) -> set[str]:
+    """Every key starting with ``prefix``, without the prefix (found with ``SCAN``)."""
+    pattern = re.sub(r"([*?\[\]\\])", r"\\\1", prefix) + "*"
+    found: set[str] = set()
+    async for key in client.scan_iter(match=pattern, count=1000):
+        found.add(as_text(key).removeprefix(prefix))
+    return found
+
+
+def as_text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+async def delete_prefixed(client: Redis, prefix: str) -> None:
+    """``SCAN`` + ``DEL`` every key under ``prefix``."""
+    keys = [prefix + key for key in await keys_under(client, prefix)]
+    if keys:
+        await client.delete(*keys)
+
+
+# The conformance suite ---------------------------------------------------------------
+
+
+class TestRedisAdapter(AdapterConformance):
+    """The whole suite, with the module's ``adapter`` fixture (fresh prefix per test)."""
+
+
+# Records ------------------------------------------------------------------------------
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+def make_user(email: str | None = None) -> AdapterUser:
+    user_id = new_id()
+    return AdapterUser(
+        id=user_id,
+        email=email or f"{user_id}@example.com",
+        email_verified=datetime(2030, 1, 2, 3, 4, 5, 678901, tzinfo=UTC),
+        name="Fill Murray",
+        image="https://example.com/fill.png",
+    )
+
+
+def make_account(user_id: str, provider: str = "github") -> AdapterAccount:
+    return AdapterAccount(
+        user_id=user_id,
+        type="oauth",
+        provider=provider,
+        provider_account_id=new_id(),
+        access_token=new_id(),
+        refresh_token=new_id(),
+        expires_at=1_900_000_000,
+        id_token=new_id(),
+        scope="user",
+        token_type="bearer",
+        session_state=new_id(),
+    )
+
+
+def make_authenticator(user_id: str) -> AdapterAuthenticator:
+    return AdapterAuthenticator(
+        credential_id=new_id(),
+        user_id=user_id,
+        provider_account_id=new_id(),
+        counter=7,
+        credential_backed_up=False,
+        credential_public_key="cHVibGljLWtleQ",
+        credential_device_type="platform",
+        transports="usb,ble,nfc",
+    )
+
+
+def in_(delta: timedelta) -> datetime:
+    return datetime.now(UTC) + delta
+
+
+def is_utc(value: datetime) -> bool:
+    return value.tzinfo is not None and value.utcoffset() == timedelta(0)
+
+
+# Round trips and the adapter rules ----------------------------------------------------
+
+
+async def test_missing_records_are_none(adapter: RedisAdapter) -> None:
+    assert await adapter.get_user("nobody") is None
+    assert await adapter.get_user_by_email("nobody@example.com") is None
+    assert await adapter.get_user_by_account("github", "nobody") is None
+    assert await adapter.get_account("nobody", "github") is None
+    assert await adapter.unlink_account("github", "nobody") is None
+    assert await adapter.get_session_and_user("nothing") is None
+    assert await adapter.update_session("nothing", in_(timedelta(days=1))) is None
+    assert await adapter.delete_session("nothing") is None
+    assert await adapter.use_verification_token("a@example.com", "nothing") is None
+    assert await adapter.get_authenticator("nothing") is None
+    assert await adapter.list_authenticators_by_user_id("nobody") == []
+    assert await adapter.delete_user("nobody") is None
+
+
+async def test_round_trips(adapter: RedisAdapter) -> None:
+    user = make_user()
+    assert await adapter.create_user(user) == user
+    assert await adapter.get_user(user.id) == user
+    assert await adapter.get_user_by_email(user.email) == user
+
+    account = make_account(user.id)
+    assert await adapter.link_account(account) == account
+    assert await adapter.get_account(account.provider_account_id, "github") == account
+    assert await adapter.get_account(account.provider_account_id, "google") is None
+    assert await adapter.get_user_by_account("github", account.provider_account_id) == user
+
+    session = AdapterSession(
+        session_token=new_id(), user_id=user.id, expires=in_(timedelta(days=30))
+    )
+    assert await adapter.create_session(session) == session
+    assert await adapter.get_session_and_user(session.session_token) == (session, user)
+
+    token = VerificationToken(
+        identifier=user.email, token=new_id(), expires=in_(timedelta(hours=1))
+    )
+    assert await adapter.create_verification_token(token) == token
+    assert await adapter.use_verification_token("other@example.com", token.token) is None
+    assert await adapter.use_verification_token(user.email, token.token) == token
+    assert await adapter.use_verification_token(user.email, token.token) is None
+
+    authenticator = make_authenticator(user.id)
+    assert await adapter.create_authenticator(authenticator) == authenticator
+    assert await adapter.get_authenticator(authenticator.credential_id) == authenticator
+
+    assert await adapter.unlink_account("github", account.provider_account_id) == account
+    assert await adapter.get_account(account.provider_account_id, "github") is None
+    assert await adapter.delete_session(session.session_token) == session
+    assert await adapter.get_session_and_user(session.session_token) is None
+
+
+async def test_dates_come_out_aware_utc(adapter: RedisAdapter) -> None:
+    plus_two = timezone(timedelta(hours=2))
+    verified = datetime(2030, 6, 1, 14, 0, 0, 123456, tzinfo=plus_two)
+    user = dataclass_user(make_user(), email_verified=verified)
+    created = await adapter.create_user(user)
+    stored = await adapter.get_user(user.id)
+    assert stored is not None
+    for value in (created.email_verified, stored.email_verified):
+        assert value is not None
+        assert is_utc(value)
+        assert value == verified
+
+    expires = in_(timedelta(days=1)).astimezone(plus_two)
+    session = AdapterSession(session_token=new_id(), user_id=user.id, expires=expires)
+    assert is_utc((await adapter.create_session(session)).expires)
+    found = await adapter.get_session_and_user(session.session_token)
+    assert found is not None
+    assert is_utc(found[0].expires)
+    assert found[0].expires == expires
+    updated = await adapter.update_session(session.session_token, expires + timedelta(days=1))
+    assert updated is not None
+    assert is_utc(updated.expires)
+
+    raw = await adapter.redis.get(adapter.user_key(user.id))
+    assert raw is not None
+    assert json.loads(raw)["emailVerified"] == "2030-06-01T12:00:00.123456+00:00"
+
+
+def dataclass_user(user: AdapterUser, *, email_verified: datetime) -> AdapterUser:
+    return AdapterUser(
+        id=user.id,
+        email=user.email,
+        email_verified=email_verified,
+        name=user.name,
+        image=user.image,
+    )
+
+
+async def test_duplicate_user_id_or_email_is_refused(adapter: RedisAdapter) -> None:
+    user = await adapter.create_user(make_user())
+    with pytest.raises(ValueError, match="exists"):
+        await adapter.create_user(
+            make_user(email="fresh@example.com").__class__(id=user.id, email="fresh@example.com")
+        )
+    with pytest.raises(ValueError, match="email"):
+        await adapter.create_user(make_user(email=user.email))
+    assert await adapter.get_user_by_email("fresh@example.com") is None
+    assert await adapter.get_user_by_email(user.email) == user
+
+
+async def test_update_authenticator_counter(adapter: RedisAdapter) -> None:
+    user = await adapter.create_user(make_user())
+    authenticator = await adapter.create_authenticator(make_authenticator(user.id))
+    with pytest.raises(KeyError):
+        await adapter.update_authenticator_counter("unknown", 9)
+    updated = await adapter.update_authenticator_counter(authenticator.credential_id, 9)
+    assert updated.counter == 9
+    assert await adapter.get_authenticator(authenticator.credential_id) == updated
+
+
+async def test_authenticators_are_listed_per_user_oldest_first(adapter: RedisAdapter) -> None:
+    one, two = make_user(), make_user()
+    await adapter.create_user(one)
+    await adapter.create_user(two)
+    first, second = make_authenticator(one.id), make_authenticator(one.id)
+    other = make_authenticator(two.id)
+    for authenticator in (first, second, other):
+        await adapter.create_authenticator(authenticator)
+    assert await adapter.list_authenticators_by_user_id(one.id) == [first, second]
+    assert await adapter.list_authenticators_by_user_id(two.id) == [other]
+
+
+# Redis specifics ----------------------------------------------------------------------
+
+
+async def test_sessions_and_tokens_expire_at_expires(
+    adapter: RedisAdapter, redis_client: Redis
+) -> None:
+    user = await adapter.create_user(make_user())
+    session = await adapter.create_session(
+        AdapterSession(session_token=new_id(), user_id=user.id, expires=in_(timedelta(hours=1)))
+    )
+    token = await adapter.create_verification_token(
+        VerificationToken(identifier=user.email, token=new_id(), expires=in_(timedelta(hours=2)))
+    )
+
+    async def ttl_is_near(key: str, expires: datetime) -> None:
+        expected = (expires - datetime.now(UTC)) / timedelta(milliseconds=1)
+        assert abs(await redis_client.pttl(key) - expected) < 2000
+
+    await ttl_is_near(adapter.session_key(session.session_token), session.expires)
+    await ttl_is_near(adapter.verification_token_key(user.email, token.token), token.expires)
+
+    later = in_(timedelta(days=30))
+    await adapter.update_session(session.session_token, later)
+    await ttl_is_near(adapter.session_key(session.session_token), later)
+    score = await redis_client.zscore(adapter.user_sessions_key(user.id), session.session_token)
+    assert score == (later - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(milliseconds=1)
+
+
+async def test_expired_sessions_and_tokens_disappear_by_themselves(
+    adapter: RedisAdapter, redis_client: Redis
+) -> None:
+    user = await adapter.create_user(make_user())
+    expires = in_(timedelta(seconds=1))
+    session = await adapter.create_session(
+        AdapterSession(session_token=new_id(), user_id=user.id, expires=expires)
+    )
+    token = await adapter.create_verification_token(
+        VerificationToken(identifier=user.email, token=new_id(), expires=expires)
+    )
+    assert await adapter.get_session_and_user(session.session_token) is not None
+
+    await asyncio.sleep((expires - datetime.now(UTC)).total_seconds() + 0.1)
+
+    assert await adapter.get_session_and_user(session.session_token) is None
+    assert not await redis_client.exists(adapter.session_key(session.session_token))
+    assert await adapter.use_verification_token(user.email, token.token) is None
+    assert await adapter.get_user(user.id) == user
+
+
+async def test_past_expiry_is_never_stored(adapter: RedisAdapter) -> None:
+    user = await adapter.create_user(make_user())
+    session = AdapterSession(
+        session_token=new_id(), user_id=user.id, expires=in_(timedelta(minutes=-1))
+    )
+    await adapter.create_session(session)
+    assert await adapter.get_session_and_user(session.session_token) is None
+
+
+async def test_new_session_prunes_expired_tokens_from_the_user_index(
+    adapter: RedisAdapter, redis_client: Redis
+) -> None:
+    user = await adapter.create_user(make_user())
+    index = adapter.user_sessions_key(user.id)
+    await redis_client.zadd(index, {"long-gone": 1_000})
+    session = await adapter.create_session(
+        AdapterSession(session_token=new_id(), user_id=user.id, expires=in_(timedelta(days=1)))
+    )
+    members = await redis_client.zrange(index, 0, -1)
+    assert members == [session.session_token.encode()]
+
+
+async def test_key_layout(redis_client: Redis) -> None:
+    prefix = f"myapp-{uuid.uuid4().hex}:auth:"
+    adapter = RedisAdapter(redis_client, prefix=prefix)
+    assert RedisAdapter(redis_client).prefix == DEFAULT_PREFIX == "authui:"
+    try:
+        user = await adapter.create_user(make_user(email="ada@example.com"))
+        account = await adapter.link_account(make_account(user.id))
+        assert account is not None
+        session = await adapter.create_session(
+            AdapterSession(session_token="tok", user_id=user.id, expires=in_(timedelta(days=1)))
+        )
+        await adapter.create_verification_token(
+            VerificationToken(
+                identifier="ada@example.com", token="hash", expires=in_(timedelta(hours=1))
+            )
+        )
+        authenticator = await adapter.create_authenticator(make_authenticator(user.id))
+
+        pai, cid = account.provider_account_id, authenticator.credential_id
+        expected = {
+            f"user:{user.id}": "string",
+            "user-by-email:ada@example.com": "string",
+            f"account:github:{pai}": "string",
+            f"user-accounts:{user.id}": "set",
+            f"session:{session.session_token}": "string",
+            f"user-sessions:{user.id}": "zset",
+            "token:ada@example.com:hash": "string",
+            f"authenticator:{cid}": "string",
+            f"user-authenticators:{user.id}": "list",
+        }
+        assert await keys_under(redis_client, prefix) == set(expected)
+        for key, kind in expected.items():
+            assert as_text(await redis_client.type(prefix + key)) == kind
+
+        assert await redis_client.get(prefix + "user-by-email:ada@example.com") == user.id.encode()
+        assert await redis_client.smembers(prefix + f"user-accounts:{user.id}") == {
+            f"github:{pai}".encode()
+        }
+        stored = json.loads(await redis_client.get(prefix + f"user:{user.id}") or "null")
+        assert stored == {
+            "id": user.id,
+            "email": "ada@example.com",
+            "emailVerified": "2030-01-02T03:04:05.678901+00:00",
+            "name": "Fill Murray",
+            "image": "https://example.com/fill.png",
+        }
+        stored = json.loads(await redis_client.get(prefix + f"account:github:{pai}") or "null")
+        assert stored["userId"] == user.id
+        assert stored["providerAccountId"] == pai
+        stored = json.loads(await redis_client.get(prefix + f"authenticator:{cid}") or "null")
+        assert stored["credentialID"] == cid
+    finally:
+        await delete_prefixed(redis_client, prefix)
+
+
+async def test_colons_in_key_parts_cannot_collide(adapter: RedisAdapter) -> None:
+    user = await adapter.create_user(make_user())
+    one = AdapterAccount(user_id=user.id, type="oidc", provider="a:b", provider_account_id="c")
+    two = AdapterAccount(user_id=user.id, type="oidc", provider="a", provider_account_id="b:c")
+    await adapter.link_account(one)
+    await adapter.link_account(two)
+    assert await adapter.get_account("c", "a:b") == one
+    assert await adapter.get_account("b:c", "a") == two
+    assert adapter.account_key("a:b", "c") == f"{adapter.prefix}account:a%3Ab:c"
+
+    for identifier, token in (("x:y", "z"), ("x", "y:z")):
+        await adapter.create_verification_token(
+            VerificationToken(identifier=identifier, token=token, expires=in_(timedelta(hours=1)))
+        )
+    used = await adapter.use_verification_token("x:y", "z")
+    assert used is not None
+    assert used.identifier == "x:y"
+    assert await adapter.use_verification_token("x", "y:z") is not None
+
+
+async def test_email_index_follows_update_and_delete(
+    adapter: RedisAdapter, redis_client: Redis
+) -> None:
+    user = await adapter.create_user(make_user(email="old@example.com"))
+    other = await adapter.create_user(make_user(email="other@example.com"))
+
+    renamed = await adapter.update_user(user.id, {"name": "Ada"})
+    assert renamed.name == "Ada"
+    assert await adapter.get_user_by_email("old@example.com") == renamed
+
+    moved = await adapter.update_user(user.id, {"email": "new@example.com"})
+    assert moved.email == "new@example.com"
+    assert await adapter.get_user_by_email("old@example.com") is None
+    assert await adapter.get_user_by_email("new@example.com") == moved
+    assert not await redis_client.exists(adapter.email_key("old@example.com"))
+
+    with pytest.raises(ValueError, match="email"):
+        await adapter.update_user(user.id, {"email": "other@example.com"})
+    assert await adapter.get_user(user.id) == moved
+    assert await adapter.get_user_by_email("other@example.com") == other
+
+    with pytest.raises(KeyError):
+        await adapter.update_user("nobody", {"name": "x"})
+
+    assert await adapter.delete_user(user.id) == moved
+    assert await adapter.get_user_by_email("new@example.com") is None
+    assert not await redis_client.exists(adapter.email_key("new@example.com"))
+    assert await adapter.get_user_by_email("other@example.com") == other
+
+
+async def test_delete_user_removes_everything_of_theirs(
+    adapter: RedisAdapter, redis_client: Redis
+) -> None:
+    async def populate(user: AdapterUser) -> None:
+        await adapter.create_user(user)
+        for provider in ("github", "google"):
+            await adapter.link_account(make_account(user.id, provider))
+        for _ in range(2):
+            await adapter.create_session(
+                AdapterSession(
+                    session_token=new_id(), user_id=user.id, expires=in_(timedelta(days=1))
+                )
+            )
+            await adapter.create_authenticator(make_authenticator(user.id))
+
+    doomed, survivor = make_user(), make_user()
+    await populate(survivor)
+    survivor_keys = await keys_under(redis_client, adapter.prefix)
+    await populate(doomed)
+
+    assert await adapter.delete_user(doomed.id) == doomed
+    assert await keys_under(redis_client, adapter.prefix) == survivor_keys
+    assert await adapter.get_user(doomed.id) is None
+    assert await adapter.list_authenticators_by_user_id(doomed.id) == []
+    assert len(await adapter.list_authenticators_by_user_id(survivor.id)) == 2
+
+
+async def test_concurrent_use_verification_token_hands_it_out_once(
+    adapter: RedisAdapter,
+) -> None:
+    token = await adapter.create_verification_token(
+        VerificationToken(
+            identifier="race@example.com", token=new_id(), expires=in_(timedelta(hours=1))
+        )
+    )
+    results = await asyncio.gather(
+        *(adapter.use_verification_token(token.identifier, token.token) for _ in range(50))
+    )
+    assert [r for r in results if r is not None] == [token]
+    assert results.count(None) == 49
+
+
+async def test_concurrent_counter_updates_and_links_stay_consistent(
+    adapter: RedisAdapter, redis_client: Redis
+) -> None:
+    user = await adapter.create_user(make_user())
+    authenticator = await adapter.create_authenticator(make_authenticator(user.id))
+    accounts = [make_account(user.id, provider=f"p{i}") for i in range(20)]
+    await asyncio.gather(
+        *(adapter.update_authenticator_counter(authenticator.credential_id, n) for n in range(20)),
+        *(adapter.link_account(account) for account in accounts),
+    )
+    stored = await adapter.get_authenticator(authenticator.credential_id)
+    assert stored is not None
+    assert stored.counter in range(20)
+    assert len(await redis_client.smembers(adapter.user_accounts_key(user.id))) == 20
+
+    await adapter.delete_user(user.id)
+    assert await keys_under(redis_client, adapter.prefix) == set()
+
+
+async def test_built_from_a_url_it_owns_and_closes_its_client(prefix: str) -> None:
+    adapter = RedisAdapter(REDIS_URL, prefix=prefix)
+    try:
+        await adapter.redis.ping()
+    except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+        await adapter.aclose()
+        peer_missing(unreachable(exc))
+    async with adapter:
+        user = await adapter.create_user(make_user())
+        assert await adapter.get_user_by_email(user.email) == user  # str replies
+        assert await adapter.delete_user(user.id) == user
+        assert await keys_under(adapter.redis, prefix) == set()
