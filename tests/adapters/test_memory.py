@@ -1,0 +1,253 @@
+"""The memory adapter against the conformance suite, and the suite against broken adapters."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import inspect
+import uuid
+from collections.abc import AsyncIterator
+from datetime import datetime
+from typing import Any, cast
+
+import pytest
+
+from authui.adapters import (
+    Adapter,
+    AdapterAccount,
+    AdapterSession,
+    AdapterUser,
+    MemoryAdapter,
+    UserChanges,
+    VerificationToken,
+)
+from authui.testing import (
+    AdapterAuthenticatorConformance,
+    AdapterConformance,
+    AdapterConformanceWithoutWebAuthn,
+)
+from authui.testing.adapter_suite import ADAPTER_METHODS, AUTHENTICATOR_METHODS
+
+
+class TestMemoryAdapter(AdapterConformance):
+    @pytest.fixture
+    async def adapter(self) -> AsyncIterator[MemoryAdapter]:
+        yield MemoryAdapter()  # noqa: PT022 (the documented form of the fixture, kept as such)
+
+
+# -- what an adapter may do differently: an Auth.js-like store -------------------------
+
+
+def _ms(value: datetime) -> datetime:
+    """``value`` as JavaScript keeps it: milliseconds, the rest dropped."""
+    return value.replace(microsecond=value.microsecond // 1000 * 1000)
+
+
+class JsLikeAdapter(MemoryAdapter):
+    """Keeps dates to the millisecond, assigns its own user ids, and returns nothing from
+    the methods whose protocol return is ``Record | None``: all allowed by the suite."""
+
+    async def create_user(self, user: AdapterUser) -> AdapterUser:
+        verified = _ms(user.email_verified) if user.email_verified else None
+        stored = dataclasses.replace(user, id=f"usr_{uuid.uuid4().hex}", email_verified=verified)
+        return await super().create_user(stored)
+
+    async def update_user(self, user_id: str, changes: UserChanges) -> AdapterUser:
+        verified = changes.get("email_verified")
+        if verified is not None:
+            changes = {**changes, "email_verified": _ms(verified)}
+        return await super().update_user(user_id, changes)
+
+    async def delete_user(self, user_id: str) -> AdapterUser | None:
+        await super().delete_user(user_id)
+        return None
+
+    async def link_account(self, account: AdapterAccount) -> AdapterAccount | None:
+        await super().link_account(account)
+        return None
+
+    async def unlink_account(
+        self, provider: str, provider_account_id: str
+    ) -> AdapterAccount | None:
+        await super().unlink_account(provider, provider_account_id)
+        return None
+
+    async def create_session(self, session: AdapterSession) -> AdapterSession:
+        return await super().create_session(
+            dataclasses.replace(session, expires=_ms(session.expires))
+        )
+
+    async def update_session(self, session_token: str, expires: datetime) -> AdapterSession | None:
+        return await super().update_session(session_token, _ms(expires))
+
+    async def delete_session(self, session_token: str) -> AdapterSession | None:
+        await super().delete_session(session_token)
+        return None
+
+    async def create_verification_token(self, token: VerificationToken) -> VerificationToken:
+        return await super().create_verification_token(
+            dataclasses.replace(token, expires=_ms(token.expires))
+        )
+
+
+class TestJsLikeAdapter(AdapterConformanceWithoutWebAuthn):
+    concurrency = 10
+
+    @pytest.fixture
+    async def adapter(self) -> JsLikeAdapter:
+        return JsLikeAdapter()
+
+
+# -- the suite's own rules -------------------------------------------------------------
+
+
+def test_suite_covers_the_whole_protocol() -> None:
+    protocol = {
+        name
+        for name, member in vars(Adapter).items()
+        if not name.startswith("_") and inspect.isfunction(member)
+    }
+    assert set(ADAPTER_METHODS) | set(AUTHENTICATOR_METHODS) == protocol
+    assert not set(ADAPTER_METHODS) & set(AUTHENTICATOR_METHODS)
+
+
+def _collected(cls: type) -> set[str]:
+    """The test names pytest collects from ``cls``: callables named ``test_*``."""
+    return {name for name in dir(cls) if name.startswith("test_") and callable(getattr(cls, name))}
+
+
+def test_supports_webauthn_false_leaves_the_authenticator_tests_out() -> None:
+    passkey_tests = _collected(AdapterAuthenticatorConformance)
+    core_tests = _collected(AdapterConformanceWithoutWebAuthn)
+    assert len(passkey_tests) >= 8
+    assert not passkey_tests & core_tests
+    assert _collected(AdapterConformance) == passkey_tests | core_tests
+
+    class WithoutPasskeys(AdapterConformance):
+        supports_webauthn = False
+
+    class PasskeysAgain(WithoutPasskeys):
+        supports_webauthn = True
+
+    assert _collected(WithoutPasskeys) == core_tests
+    assert _collected(PasskeysAgain) == passkey_tests | core_tests
+    assert _collected(AdapterConformance) == passkey_tests | core_tests
+
+
+def test_supports_webauthn_true_needs_the_authenticator_tests() -> None:
+    with pytest.raises(TypeError, match="subclass AdapterConformance instead"):
+
+        class Inconsistent(AdapterConformanceWithoutWebAuthn):
+            supports_webauthn = True
+
+
+# -- the suite catches broken adapters -------------------------------------------------
+
+
+class RacyTokens(MemoryAdapter):
+    async def use_verification_token(self, identifier: str, token: str) -> VerificationToken | None:
+        found = self.tokens.get((identifier, token))
+        await asyncio.sleep(0)  # a read, then a delete: not atomic
+        self.tokens.pop((identifier, token), None)
+        return found
+
+
+class NoCascade(MemoryAdapter):
+    async def delete_user(self, user_id: str) -> AdapterUser | None:
+        return self.users.pop(user_id, None)
+
+
+class AuthenticatorsOutliveUsers(MemoryAdapter):
+    async def delete_user(self, user_id: str) -> AdapterUser | None:
+        kept = dict(self.authenticators)
+        user = await super().delete_user(user_id)
+        self.authenticators = kept
+        return user
+
+
+class NaiveDates(MemoryAdapter):
+    async def get_user(self, user_id: str) -> AdapterUser | None:
+        user = await super().get_user(user_id)
+        if user is None or user.email_verified is None:
+            return user
+        return dataclasses.replace(user, email_verified=user.email_verified.replace(tzinfo=None))
+
+
+class SecondsOnly(MemoryAdapter):
+    async def create_session(self, session: AdapterSession) -> AdapterSession:
+        expires = session.expires.replace(microsecond=0)
+        return await super().create_session(dataclasses.replace(session, expires=expires))
+
+
+class OneTokenPerIdentifier(MemoryAdapter):
+    async def create_verification_token(self, token: VerificationToken) -> VerificationToken:
+        self.tokens = {k: t for k, t in self.tokens.items() if t.identifier != token.identifier}
+        return await super().create_verification_token(token)
+
+
+class StaleEmailIndex(MemoryAdapter):
+    def __init__(self) -> None:
+        super().__init__()
+        self.by_email: dict[str, str] = {}
+
+    async def create_user(self, user: AdapterUser) -> AdapterUser:
+        self.by_email[user.email] = user.id
+        return await super().create_user(user)
+
+    async def get_user_by_email(self, email: str) -> AdapterUser | None:
+        user_id = self.by_email.get(email)
+        return self.users.get(user_id) if user_id else None
+
+
+class SyncGetUser(MemoryAdapter):
+    def get_user(self, user_id: str) -> AdapterUser | None:  # type: ignore[override]
+        return self.users.get(user_id)
+
+
+class SilentCounter(MemoryAdapter):
+    async def update_authenticator_counter(self, credential_id: str, counter: int) -> Any:
+        if credential_id not in self.authenticators:
+            return None
+        return await super().update_authenticator_counter(credential_id, counter)
+
+
+BROKEN: list[tuple[type[MemoryAdapter], str, str]] = [
+    (RacyTokens, "test_use_verification_token_is_atomic", "50 of 50 concurrent"),
+    (NoCascade, "test_delete_user_cascades", "get_account of a deleted user's account"),
+    (AuthenticatorsOutliveUsers, "test_delete_user_deletes_authenticators", "deleted user's"),
+    (NaiveDates, "test_email_verified_round_trips_as_utc", "naive"),
+    (NaiveDates, "test_returned_dates_are_aware_utc", "get_user.email_verified is naive"),
+    (SecondsOnly, "test_create_session_and_get_session_and_user", r"\(to the ms\)"),
+    (
+        OneTokenPerIdentifier,
+        "test_verification_tokens_are_keyed_by_identifier_and_token",
+        "two for one identifier",
+    ),
+    (StaleEmailIndex, "test_update_user_email_moves_email_lookup", "get_user_by_email"),
+    (SyncGetUser, "test_adapter_methods_are_coroutine_functions", r"not async def: \['get_user'\]"),
+    (SilentCounter, "test_update_authenticator_counter_unknown_raises", "expected it to raise"),
+]
+
+
+@pytest.mark.parametrize(
+    ("adapter_type", "test_name", "message"),
+    BROKEN,
+    ids=[f"{adapter.__name__}-{test}" for adapter, test, _ in BROKEN],
+)
+async def test_the_suite_catches(
+    adapter_type: type[MemoryAdapter], test_name: str, message: str
+) -> None:
+    suite = AdapterConformance()
+    test = getattr(suite, test_name)
+    with pytest.raises(AssertionError, match=message):
+        await test(adapter_type())
+
+
+async def test_a_missing_method_is_named() -> None:
+    class Partial:
+        async def get_user(self, user_id: str) -> AdapterUser | None:
+            return None
+
+    suite = AdapterConformanceWithoutWebAuthn()
+    with pytest.raises(AssertionError, match=r"Partial: missing \['create_user', "):
+        await suite.test_adapter_methods_are_coroutine_functions(cast(Adapter, Partial()))
