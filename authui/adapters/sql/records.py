@@ -1,0 +1,77 @@
+"""Rows to records and records to rows: the tables' column keys are the records' field
+names, so only ids (integers with ``id_type="integer"``) and SQL's ``NULL``/``0``/``1``
+need converting."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from sqlalchemy import Row, Table
+
+from authui.adapters.base import (
+    AdapterAccount,
+    AdapterAuthenticator,
+    AdapterSession,
+    AdapterUser,
+    VerificationToken,
+)
+
+
+def values_of(record: Any) -> dict[str, Any]:
+    """A record's fields by name, ready for an ``INSERT``."""
+    return {field.name: getattr(record, field.name) for field in dataclasses.fields(record)}
+
+
+def user_from(users: Table, row: Row[Any]) -> AdapterUser:
+    c, m = users.c, row._mapping
+    return AdapterUser(
+        id=str(m[c.id]),
+        email=m[c.email] or "",  # Auth.js's schema allows NULL; the record doesn't
+        email_verified=m[c.email_verified],
+        name=m[c.name],
+        image=m[c.image],
+    )
+
+
+def account_from(accounts: Table, row: Row[Any]) -> AdapterAccount:
+    c, m = accounts.c, row._mapping
+    return AdapterAccount(
+        user_id=str(m[c.user_id]),
+        type=m[c.type],
+        provider=m[c.provider],
+        provider_account_id=m[c.provider_account_id],
+        access_token=m[c.access_token],
+        refresh_token=m[c.refresh_token],
+        expires_at=m[c.expires_at],
+        id_token=m[c.id_token],
+        scope=m[c.scope],
+        token_type=m[c.token_type],
+        session_state=m[c.session_state],
+    )
+
+
+def session_from(sessions: Table, row: Row[Any]) -> AdapterSession:
+    c, m = sessions.c, row._mapping
+    return AdapterSession(
+        session_token=m[c.session_token], user_id=str(m[c.user_id]), expires=m[c.expires]
+    )
+
+
+def token_from(tokens: Table, row: Row[Any]) -> VerificationToken:
+    c, m = tokens.c, row._mapping
+    return VerificationToken(identifier=m[c.identifier], token=m[c.token], expires=m[c.expires])
+
+
+def authenticator_from(authenticators: Table, row: Row[Any]) -> AdapterAuthenticator:
+    c, m = authenticators.c, row._mapping
+    return AdapterAuthenticator(
+        credential_id=m[c.credential_id],
+        user_id=str(m[c.user_id]),
+        provider_account_id=m[c.provider_account_id],
+        counter=m[c.counter],
+        credential_backed_up=bool(m[c.credential_backed_up]),
+        credential_public_key=m[c.credential_public_key],
+        credential_device_type=m[c.credential_device_type],
+        transports=m[c.transports],
+    )

@@ -1,0 +1,197 @@
+"""The adapter's tables, built from a naming and an id type, and the UTC date column.
+
+Column keys are the records' Python names (``email_verified``, ``user_id``, …) whatever
+the database names are, so the queries never see the naming.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.dialects import mysql, sqlite
+from sqlalchemy.engine import Dialect
+from sqlalchemy.schema import SchemaItem
+from sqlalchemy.types import TypeDecorator, TypeEngine
+
+from authui.adapters.sql.naming import SQLNaming
+
+IdType = Literal["text", "integer"]
+"""How ``users.id`` (and every ``userId``) is stored: ``"text"`` keeps the ids authui
+makes (uuids) as given; ``"integer"`` is Auth.js's ``SERIAL``, numbered by the database."""
+
+_MYSQL = ("mysql", "mariadb")
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+# MariaDB/MySQL compare with the table's collation: binary, so that tokens, ids and base64
+# credential ids are case-sensitive as they are on PostgreSQL and SQLite.
+_MYSQL_TABLE_OPTIONS: dict[str, Any] = {
+    "mysql_engine": "InnoDB",
+    "mysql_charset": "utf8mb4",
+    "mysql_collate": "utf8mb4_bin",
+}
+
+
+class _SQLiteDateTime(sqlite.DATETIME):
+    """SQLite's ``DATETIME`` written as SQLAlchemy writes it, read back as stored, so that
+    ``UTCDateTime`` can also read what other tools wrote (ISO 8601 text, epoch ms)."""
+
+    def result_processor(self, dialect: Dialect, coltype: object) -> None:
+        return None
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A date that goes in and comes out timezone-aware in UTC.
+
+    PostgreSQL keeps ``TIMESTAMPTZ``; MariaDB/MySQL (``DATETIME(6)``) and SQLite keep UTC
+    without a zone, which is put back on reading. A naive ``datetime`` is refused.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
+        if dialect.name == "sqlite":
+            return _SQLiteDateTime()  # type: ignore[no-untyped-call]
+        if dialect.name in _MYSQL:
+            return dialect.type_descriptor(mysql.DATETIME(fsp=6))
+        return dialect.type_descriptor(DateTime(timezone=True))
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError(f"authui stores timezone-aware datetimes, not {value!r}")
+        utc = value.astimezone(UTC)
+        return utc if dialect.name == "postgresql" else utc.replace(tzinfo=None)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        return to_utc(value)
+
+
+def to_utc(value: object) -> datetime | None:
+    """A stored date as an aware UTC ``datetime``: naive values are UTC, numbers are epoch
+    milliseconds (as Prisma and Drizzle keep them in SQLite), text is ISO 8601."""
+    if value is None:
+        return None
+    if isinstance(value, str) and _NUMBER.fullmatch(value.strip()):
+        value = float(value)
+    if isinstance(value, int | float):
+        return datetime.fromtimestamp(value / 1000, UTC)
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value.strip())
+    if not isinstance(value, datetime):
+        raise TypeError(f"not a date: {value!r}")
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def _text(mysql_length: int, *, ascii_only: bool = False) -> TypeEngine[str]:
+    """``TEXT``, but a ``VARCHAR`` on MariaDB/MySQL, which can't index ``TEXT``."""
+    varchar = (
+        mysql.VARCHAR(mysql_length, charset="ascii", collation="ascii_bin")
+        if ascii_only
+        else mysql.VARCHAR(mysql_length)
+    )
+    return Text().with_variant(varchar, *_MYSQL)
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    """The adapter's tables, in one ``MetaData`` (a migration tool's ``target_metadata``)."""
+
+    metadata: MetaData
+    users: Table
+    accounts: Table
+    sessions: Table
+    verification_tokens: Table
+    authenticators: Table
+
+
+def build_tables(naming: SQLNaming, id_type: IdType) -> Tables:
+    """The five Auth.js tables under ``naming``, with ``users.id`` of ``id_type``.
+
+    Beyond Auth.js's PostgreSQL schema, which it matches column for column, it adds what
+    lookups need: unique ``users.email``, ``(provider, providerAccountId)`` and
+    ``sessionToken``; indexes on every ``userId``; a 64-bit passkey counter. There are no
+    foreign keys (Auth.js's schema has none); ``delete_user`` deletes dependents itself.
+    """
+    metadata = MetaData(schema=naming.schema)
+    user_id: TypeEngine[Any] = Integer() if id_type == "integer" else String(255)
+
+    def table(authjs: str, *items: SchemaItem) -> Table:
+        return Table(naming.table(authjs), metadata, *items, **_MYSQL_TABLE_OPTIONS)
+
+    def column(authjs: str, name: str, key: str, type_: TypeEngine[Any], **kw: Any) -> Column[Any]:
+        return Column(naming.column(authjs, name), type_, key=key, **kw)
+
+    u = functools.partial(column, "users")
+    users = table(
+        "users",
+        u("id", "id", user_id, primary_key=True, autoincrement=id_type == "integer"),
+        u("name", "name", String(255)),
+        u("email", "email", String(255), unique=True),
+        u("emailVerified", "email_verified", UTCDateTime()),
+        u("image", "image", Text()),
+    )
+    a = functools.partial(column, "accounts")
+    accounts = table(
+        "accounts",
+        a("id", "id", Integer(), primary_key=True, autoincrement=True),
+        a("userId", "user_id", user_id, nullable=False, index=True),
+        a("type", "type", String(255), nullable=False),
+        a("provider", "provider", String(255), nullable=False),
+        a("providerAccountId", "provider_account_id", String(255), nullable=False),
+        a("refresh_token", "refresh_token", Text()),
+        a("access_token", "access_token", Text()),
+        a("expires_at", "expires_at", BigInteger()),
+        a("id_token", "id_token", Text()),
+        a("scope", "scope", Text()),
+        a("session_state", "session_state", Text()),
+        a("token_type", "token_type", Text()),
+        UniqueConstraint("provider", "provider_account_id"),
+    )
+    s = functools.partial(column, "sessions")
+    sessions = table(
+        "sessions",
+        s("id", "id", Integer(), primary_key=True, autoincrement=True),
+        s("userId", "user_id", user_id, nullable=False, index=True),
+        s("expires", "expires", UTCDateTime(), nullable=False),
+        s("sessionToken", "session_token", String(255), nullable=False, unique=True),
+    )
+    v = functools.partial(column, "verification_token")
+    verification_tokens = table(
+        "verification_token",
+        v("identifier", "identifier", _text(320), nullable=False),
+        v("expires", "expires", UTCDateTime(), nullable=False),
+        v("token", "token", _text(255), nullable=False),
+        PrimaryKeyConstraint("identifier", "token"),
+    )
+    p = functools.partial(column, "authenticators")
+    authenticators = table(
+        "authenticators",
+        p("credentialID", "credential_id", _text(1400, ascii_only=True), primary_key=True),
+        p("userId", "user_id", user_id, nullable=False, index=True),
+        p("providerAccountId", "provider_account_id", Text(), nullable=False),
+        p("credentialPublicKey", "credential_public_key", Text(), nullable=False),
+        p("counter", "counter", BigInteger(), nullable=False),
+        p("credentialDeviceType", "credential_device_type", Text(), nullable=False),
+        p("credentialBackedUp", "credential_backed_up", Boolean(), nullable=False),
+        p("transports", "transports", Text()),
+    )
+    return Tables(metadata, users, accounts, sessions, verification_tokens, authenticators)

@@ -1,0 +1,36 @@
+"""A SQL adapter on SQLAlchemy 2's async engine: SQLite, PostgreSQL, MariaDB/MySQL.
+
+Install with ``pip install "authui[sqlalchemy]"`` (SQLite), ``"authui[postgresql]"`` or
+``"authui[mysql]"``. By default it uses the Auth.js SQL schema, so an Auth.js app and an
+authui app can share one database::
+
+    from authui.adapters.sqlalchemy import SQLAlchemyAdapter
+
+    adapter = SQLAlchemyAdapter("postgresql+asyncpg://app@db/app")
+    await adapter.create_all()  # or a migration tool with adapter.tables.metadata
+
+Auth.js's PostgreSQL schema numbers users (``SERIAL``); pass ``id_type="integer"`` to use
+such a database. ``SQLNaming`` renames tables and columns or picks a schema.
+"""
+
+from __future__ import annotations
+
+from authui.adapters.sql.adapter import DEFAULT_POOL_OPTIONS as DEFAULT_POOL_OPTIONS
+from authui.adapters.sql.adapter import SQLAlchemyAdapter as SQLAlchemyAdapter
+from authui.adapters.sql.naming import AUTHJS_COLUMNS as AUTHJS_COLUMNS
+from authui.adapters.sql.naming import SQLNaming as SQLNaming
+from authui.adapters.sql.schema import IdType as IdType
+from authui.adapters.sql.schema import Tables as Tables
+from authui.adapters.sql.schema import UTCDateTime as UTCDateTime
+from authui.adapters.sql.schema import build_tables as build_tables
+
+__all__ = [
+    "AUTHJS_COLUMNS",
+    "DEFAULT_POOL_OPTIONS",
+    "IdType",
+    "SQLAlchemyAdapter",
+    "SQLNaming",
+    "Tables",
+    "UTCDateTime",
+    "build_tables",
+]

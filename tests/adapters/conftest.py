@@ -1,0 +1,82 @@
+"""Where the adapter tests' servers are, and the rule for a server that is not there.
+
+Each server's URL comes from an environment variable, with the development and CI
+machines' address as the default. A test that needs a server asks for its fixture
+(``postgres_url``, ``mariadb_url``); when nothing listens at that address the test is
+skipped with the reason, or fails under ``CI=true`` (``tests.peers.availability``).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.peers.availability import peer_missing
+
+
+@dataclass(frozen=True)
+class Service:
+    """A server the tests use: its name, the variable holding its URL, the default URL,
+    and how to start one locally."""
+
+    name: str
+    env: str
+    default: str
+    start: str
+
+    @property
+    def url(self) -> str:
+        return os.environ.get(self.env) or self.default
+
+
+POSTGRES = Service(
+    "PostgreSQL",
+    "AUTHUI_TEST_POSTGRES_URL",
+    "postgresql+asyncpg://postgres@127.0.0.1:5432/test",
+    "docker run -p 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust -e POSTGRES_DB=test postgres:16",
+)
+MARIADB = Service(
+    "MariaDB",
+    "AUTHUI_TEST_MARIADB_URL",
+    "mysql+asyncmy://root@127.0.0.1:3306/test",
+    "docker run -p 3306:3306 -e MARIADB_ALLOW_EMPTY_ROOT_PASSWORD=1 -e MARIADB_DATABASE=test "
+    "mariadb:11",
+)
+
+_DEFAULT_PORTS = {"postgresql": 5432, "mysql": 3306, "mariadb": 3306, "redis": 6379}
+_unreachable: dict[str, str] = {}  # URL -> why, so later tests skip without waiting again
+
+
+def require(service: Service) -> str:
+    """``service``'s URL once something listens there; otherwise ``peer_missing``."""
+    url = service.url
+    if url not in _unreachable:
+        parts = urlsplit(url)
+        scheme = parts.scheme.split("+")[0]
+        host, port = parts.hostname or "127.0.0.1", parts.port or _DEFAULT_PORTS.get(scheme, 0)
+        try:
+            socket.create_connection((host, port), timeout=2).close()
+        except OSError as exc:
+            _unreachable[url] = (
+                f"{service.name} is not reachable at {host}:{port} ({exc}): start one "
+                f"(`{service.start}`) or point {service.env} at one"
+            )
+        else:
+            return url
+    peer_missing(_unreachable[url])
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    """The test PostgreSQL's SQLAlchemy URL (``AUTHUI_TEST_POSTGRES_URL``)."""
+    return require(POSTGRES)
+
+
+@pytest.fixture(scope="session")
+def mariadb_url() -> str:
+    """The test MariaDB's SQLAlchemy URL (``AUTHUI_TEST_MARIADB_URL``)."""
+    return require(MARIADB)

@@ -1,0 +1,787 @@
+"""``SQLAlchemyAdapter`` on SQLite, PostgreSQL and MariaDB.
+
+The conformance suite runs on each database in authui's schema (text ids) and, on
+PostgreSQL and MariaDB, in Auth.js's own schema (``SERIAL`` ids, created here with raw
+DDL). PostgreSQL tables live in a schema made for this test session, MariaDB tables
+under a table-name prefix made for it; both are dropped at the end, and every table is
+emptied before each test. Servers come from ``AUTHUI_TEST_POSTGRES_URL`` and
+``AUTHUI_TEST_MARIADB_URL`` (see ``conftest.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import dataclasses
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from sqlalchemy import delete, inspect, select, text
+from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.pool import AsyncAdaptedQueuePool
+
+from authui.adapters.base import (
+    AdapterAccount,
+    AdapterAuthenticator,
+    AdapterSession,
+    AdapterUser,
+    VerificationToken,
+)
+from authui.adapters.sql.schema import to_utc
+from authui.adapters.sqlalchemy import IdType, SQLAlchemyAdapter, SQLNaming
+from authui.testing import AdapterConformance
+
+_T = TypeVar("_T")
+
+
+def run(make: Callable[[], Awaitable[_T]]) -> _T:
+    """Run a coroutine to completion on a loop of its own, in a thread of its own, so that
+    session fixtures never touch the tests' event loops."""
+
+    async def main() -> _T:
+        return await make()
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, main()).result()
+
+
+def unique(prefix: str = "authui_") -> str:
+    return f"{prefix}{uuid.uuid4().hex[:10]}"
+
+
+@dataclass(frozen=True)
+class Database:
+    """Tables made for this test session: where, under which names, with which ids."""
+
+    url: str
+    naming: SQLNaming
+    id_type: IdType = "text"
+    engine_options: dict[str, Any] = field(default_factory=dict)
+
+    def adapter(self) -> SQLAlchemyAdapter:
+        return SQLAlchemyAdapter(
+            self.url, naming=self.naming, id_type=self.id_type, engine_options=self.engine_options
+        )
+
+    async def empty_adapter(self) -> SQLAlchemyAdapter:
+        """A new adapter (own engine) over the tables, emptied."""
+        adapter = self.adapter()
+        async with adapter.engine.begin() as conn:
+            for table in adapter.tables.metadata.sorted_tables:
+                await conn.execute(delete(table))
+        return adapter
+
+
+# Auth.js's schema, as @auth/pg-adapter documents it (``{users}`` etc. are table names) ---
+
+AUTHJS_POSTGRES_DDL = (
+    """CREATE TABLE {verification_token} (
+        identifier TEXT NOT NULL,
+        expires TIMESTAMPTZ NOT NULL,
+        token TEXT NOT NULL,
+        PRIMARY KEY (identifier, token))""",
+    """CREATE TABLE {accounts} (
+        id SERIAL,
+        "userId" INTEGER NOT NULL,
+        type VARCHAR(255) NOT NULL,
+        provider VARCHAR(255) NOT NULL,
+        "providerAccountId" VARCHAR(255) NOT NULL,
+        refresh_token TEXT,
+        access_token TEXT,
+        expires_at BIGINT,
+        id_token TEXT,
+        scope TEXT,
+        session_state TEXT,
+        token_type TEXT,
+        PRIMARY KEY (id))""",
+    """CREATE TABLE {sessions} (
+        id SERIAL,
+        "userId" INTEGER NOT NULL,
+        expires TIMESTAMPTZ NOT NULL,
+        "sessionToken" VARCHAR(255) NOT NULL,
+        PRIMARY KEY (id))""",
+    """CREATE TABLE {users} (
+        id SERIAL,
+        name VARCHAR(255),
+        email VARCHAR(255),
+        "emailVerified" TIMESTAMPTZ,
+        image TEXT,
+        PRIMARY KEY (id))""",
+    """CREATE TABLE {authenticators} (
+        "credentialID" TEXT NOT NULL,
+        "userId" INTEGER NOT NULL,
+        "providerAccountId" TEXT NOT NULL,
+        "credentialPublicKey" TEXT NOT NULL,
+        counter INTEGER NOT NULL,
+        "credentialDeviceType" TEXT NOT NULL,
+        "credentialBackedUp" BOOLEAN NOT NULL,
+        transports TEXT,
+        PRIMARY KEY ("credentialID"))""",
+)
+
+# The same schema in MariaDB's words (DATETIME(3) as Prisma keeps JavaScript dates; the
+# database's default collation, as an Auth.js app would have created it).
+AUTHJS_MARIADB_DDL = tuple(
+    ddl.replace('"', "`")
+    .replace("SERIAL", "INT AUTO_INCREMENT")
+    .replace("TIMESTAMPTZ", "DATETIME(3)")
+    .replace("identifier TEXT", "identifier VARCHAR(255)")
+    .replace("token TEXT", "token VARCHAR(255)")
+    .replace("`credentialID` TEXT", "`credentialID` VARCHAR(255)")
+    for ddl in AUTHJS_POSTGRES_DDL
+)
+
+
+# Rows as an Auth.js app writes them: user 41 with an account, a session, a sign-in
+# token and a passkey.
+AUTHJS_INSERTS = (
+    'INSERT INTO {users} (id, name, email, "emailVerified", image) '
+    "VALUES (41, 'Fill Murray', 'fill@murray.com', :verified, 'https://x/f.png')",
+    'INSERT INTO {accounts} ("userId", type, provider, "providerAccountId", access_token, '
+    "expires_at, token_type, scope, id_token, refresh_token, session_state) "
+    "VALUES (41, 'oidc', 'google', '1170', 'ya29', 1900000000, 'bearer', 'openid', 'eyJ', "
+    "NULL, NULL)",
+    'INSERT INTO {sessions} ("userId", expires, "sessionToken") '
+    "VALUES (41, :expires, 'session-41')",
+    "INSERT INTO {verification_token} (identifier, expires, token) "
+    "VALUES ('fill@murray.com', :expires, 'hashed')",
+    'INSERT INTO {authenticators} ("credentialID", "userId", "providerAccountId", '
+    '"credentialPublicKey", counter, "credentialDeviceType", "credentialBackedUp", '
+    "transports) VALUES ('cred-41', 41, 'cred-41', 'pQEC', 5, 'singleDevice', false, "
+    "'usb,nfc')",
+)
+
+
+async def create_authjs_tables(database: Database) -> None:
+    adapter = database.adapter()
+    preparer = adapter.engine.dialect.identifier_preparer
+    ddl = AUTHJS_POSTGRES_DDL if adapter.engine.dialect.name == "postgresql" else AUTHJS_MARIADB_DDL
+    names = {
+        table: preparer.format_table(getattr(adapter.tables, attribute))
+        for table, attribute in (
+            ("users", "users"),
+            ("accounts", "accounts"),
+            ("sessions", "sessions"),
+            ("verification_token", "verification_tokens"),
+            ("authenticators", "authenticators"),
+        )
+    }
+    async with adapter, adapter.engine.begin() as conn:
+        for statement in ddl:
+            await conn.execute(text(statement.format(**names)))
+
+
+async def drop_tables(database: Database) -> None:
+    async with database.adapter() as adapter:
+        await adapter.drop_all()
+
+
+# Session fixtures: one schema (PostgreSQL) or prefix (MariaDB) per test session -------
+
+
+@pytest.fixture(scope="session")
+def pg_schema(postgres_url: str) -> Iterator[str]:
+    """A PostgreSQL schema of this test session's own, dropped with its tables after it."""
+    schema = unique("authui_test_")
+
+    async def execute(statement: str) -> None:
+        engine = create_async_engine(postgres_url)
+        async with engine.begin() as conn:
+            await conn.execute(text(statement))
+        await engine.dispose()
+
+    run(lambda: execute(f'CREATE SCHEMA "{schema}"'))
+    yield schema
+    run(lambda: execute(f'DROP SCHEMA "{schema}" CASCADE'))
+
+
+@pytest.fixture(scope="session")
+def pg_database(postgres_url: str, pg_schema: str) -> Database:
+    database = Database(postgres_url, SQLNaming(schema=pg_schema))
+    run(lambda: create_all(database))
+    return database
+
+
+@pytest.fixture(scope="session")
+def pg_authjs_database(postgres_url: str, pg_schema: str) -> Database:
+    database = Database(postgres_url, SQLNaming(schema=pg_schema).prefixed("authjs_"), "integer")
+    run(lambda: create_authjs_tables(database))
+    return database
+
+
+@pytest.fixture(scope="session")
+def mariadb_database(mariadb_url: str) -> Iterator[Database]:
+    database = Database(mariadb_url, SQLNaming().prefixed(unique() + "_"))
+    run(lambda: create_all(database))
+    yield database
+    run(lambda: drop_tables(database))
+
+
+@pytest.fixture(scope="session")
+def mariadb_authjs_database(mariadb_url: str) -> Iterator[Database]:
+    database = Database(mariadb_url, SQLNaming().prefixed(unique() + "_authjs_"), "integer")
+    run(lambda: create_authjs_tables(database))
+    yield database
+    run(lambda: drop_tables(database))
+
+
+async def create_all(database: Database) -> None:
+    async with database.adapter() as adapter:
+        await adapter.create_all()
+
+
+# The conformance suite --------------------------------------------------------------
+
+
+class TestSQLiteAdapter(AdapterConformance):
+    """authui's schema in a SQLite file: the pool of connections, ``DELETE … RETURNING``."""
+
+    @pytest.fixture
+    async def adapter(self, tmp_path: Path) -> AsyncIterator[SQLAlchemyAdapter]:
+        async with SQLAlchemyAdapter(f"sqlite+aiosqlite:///{tmp_path / 'auth.db'}") as adapter:
+            await adapter.create_all()
+            yield adapter
+
+
+class TestSQLiteMemoryAdapter(AdapterConformance):
+    """SQLite in memory: one shared connection, so the adapter serialises its calls."""
+
+    @pytest.fixture
+    async def adapter(self) -> AsyncIterator[SQLAlchemyAdapter]:
+        async with SQLAlchemyAdapter("sqlite+aiosqlite://") as adapter:
+            await adapter.create_all()
+            yield adapter
+
+
+class TestPostgresAdapter(AdapterConformance):
+    """authui's schema (text ids) in PostgreSQL."""
+
+    @pytest.fixture
+    async def adapter(self, pg_database: Database) -> AsyncIterator[SQLAlchemyAdapter]:
+        async with await pg_database.empty_adapter() as adapter:
+            yield adapter
+
+
+class TestPostgresAuthJSSchema(AdapterConformance):
+    """Auth.js's PostgreSQL schema, made with its own DDL: ``SERIAL`` ids, no constraints."""
+
+    @pytest.fixture
+    async def adapter(self, pg_authjs_database: Database) -> AsyncIterator[SQLAlchemyAdapter]:
+        async with await pg_authjs_database.empty_adapter() as adapter:
+            yield adapter
+
+
+class TestMariaDBAdapter(AdapterConformance):
+    """authui's schema (text ids, binary collation) in MariaDB."""
+
+    @pytest.fixture
+    async def adapter(self, mariadb_database: Database) -> AsyncIterator[SQLAlchemyAdapter]:
+        async with await mariadb_database.empty_adapter() as adapter:
+            yield adapter
+
+
+class TestMariaDBAuthJSSchema(AdapterConformance):
+    """Auth.js's schema in MariaDB: integer ids, ``DATETIME(3)``, no ``UPDATE … RETURNING``."""
+
+    @pytest.fixture
+    async def adapter(self, mariadb_authjs_database: Database) -> AsyncIterator[SQLAlchemyAdapter]:
+        async with await mariadb_authjs_database.empty_adapter() as adapter:
+            yield adapter
+
+
+# Fixtures for the focused tests ------------------------------------------------------
+
+SERVERS = ["sqlite", "postgresql", "mariadb"]
+
+
+@pytest.fixture(params=SERVERS)
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, str | None]:
+    """``(url, schema)`` of each database, for tests that make tables of their own."""
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'auth.db'}", None
+    if request.param == "postgresql":
+        return request.getfixturevalue("postgres_url"), request.getfixturevalue("pg_schema")
+    return request.getfixturevalue("mariadb_url"), None
+
+
+@pytest.fixture
+async def own_tables(
+    server: tuple[str, str | None],
+) -> AsyncIterator[Callable[..., Awaitable[SQLAlchemyAdapter]]]:
+    """``await make(naming=…, id_type=…, engine_options=…)``: an adapter over tables
+    created for this test under a fresh prefix; they are dropped afterwards."""
+    url, schema = server
+    made: list[SQLAlchemyAdapter] = []
+
+    async def make(
+        naming: SQLNaming | None = None,
+        id_type: IdType = "text",
+        engine_options: dict[str, Any] | None = None,
+    ) -> SQLAlchemyAdapter:
+        naming = dataclasses.replace(naming or SQLNaming(), schema=schema)
+        naming = naming.prefixed(unique("t") + "_")
+        adapter = SQLAlchemyAdapter(
+            url, naming=naming, id_type=id_type, engine_options=engine_options
+        )
+        made.append(adapter)
+        await adapter.create_all()
+        return adapter
+
+    yield make
+    for adapter in made:
+        await adapter.drop_all()
+        await adapter.close()
+
+
+@pytest.fixture(params=["postgresql", "mariadb"])
+async def authjs_adapter(request: pytest.FixtureRequest) -> AsyncIterator[SQLAlchemyAdapter]:
+    """An empty adapter over Auth.js's schema (raw DDL, integer ids) on each server."""
+    name = "pg_authjs_database" if request.param == "postgresql" else "mariadb_authjs_database"
+    database: Database = request.getfixturevalue(name)
+    async with await database.empty_adapter() as adapter:
+        yield adapter
+
+
+def make_user(**fields: Any) -> AdapterUser:
+    key = uuid.uuid4().hex[:12]
+    values: dict[str, Any] = {
+        "id": str(uuid.uuid4()),
+        "email": f"ada.{key}@example.com",
+        "email_verified": datetime(2024, 5, 1, 12, 0, 0, 123_456, tzinfo=UTC),
+        "name": "Ada",
+        "image": None,
+    }
+    return AdapterUser(**values | fields)
+
+
+def make_account(user_id: str, **fields: Any) -> AdapterAccount:
+    values: dict[str, Any] = {
+        "user_id": user_id,
+        "type": "oauth",
+        "provider": "github",
+        "provider_account_id": uuid.uuid4().hex,
+        "access_token": "gho_access",
+        "expires_at": 1_900_000_000,
+        "token_type": "bearer",
+        "scope": "read:user",
+    }
+    return AdapterAccount(**values | fields)
+
+
+def make_authenticator(user_id: str, credential_id: str | None = None) -> AdapterAuthenticator:
+    credential_id = credential_id or uuid.uuid4().hex
+    return AdapterAuthenticator(
+        credential_id=credential_id,
+        user_id=user_id,
+        provider_account_id=credential_id,
+        counter=3,
+        credential_backed_up=True,
+        credential_public_key="pQECAyYgASFYIA==",
+        credential_device_type="multiDevice",
+        transports="internal",
+    )
+
+
+def in_days(days: float) -> datetime:
+    return datetime.now(UTC) + timedelta(days=days)
+
+
+# Auth.js schema compatibility ---------------------------------------------------------
+
+
+async def test_rows_written_by_authjs_are_read(authjs_adapter: SQLAlchemyAdapter) -> None:
+    adapter = authjs_adapter
+    t = adapter.tables
+    preparer = adapter.engine.dialect.identifier_preparer
+    on_postgres = adapter.engine.dialect.name == "postgresql"
+    verified = datetime(2024, 5, 1, 12, 0, 0, 123_000, tzinfo=UTC)
+    expires = datetime(2031, 1, 2, 3, 4, 5, 678_000, tzinfo=UTC)
+
+    def stored(value: datetime) -> datetime:  # what the Auth.js app's driver writes
+        return value if on_postgres else value.replace(tzinfo=None)
+
+    names = {
+        "users": preparer.format_table(t.users),
+        "accounts": preparer.format_table(t.accounts),
+        "sessions": preparer.format_table(t.sessions),
+        "verification_token": preparer.format_table(t.verification_tokens),
+        "authenticators": preparer.format_table(t.authenticators),
+    }
+    async with adapter.engine.begin() as conn:
+        for template in AUTHJS_INSERTS:
+            statement = template.format(**names)
+            if not on_postgres:
+                statement = statement.replace('"', "`")
+            await conn.execute(
+                text(statement), {"verified": stored(verified), "expires": stored(expires)}
+            )
+
+    user = AdapterUser(
+        id="41",
+        email="fill@murray.com",
+        email_verified=verified,
+        name="Fill Murray",
+        image="https://x/f.png",
+    )
+    account = AdapterAccount(
+        user_id="41",
+        type="oidc",
+        provider="google",
+        provider_account_id="1170",
+        access_token="ya29",
+        expires_at=1_900_000_000,
+        token_type="bearer",
+        scope="openid",
+        id_token="eyJ",
+    )
+    session = AdapterSession(session_token="session-41", user_id="41", expires=expires)
+    authenticator = AdapterAuthenticator(
+        credential_id="cred-41",
+        user_id="41",
+        provider_account_id="cred-41",
+        counter=5,
+        credential_backed_up=False,
+        credential_public_key="pQEC",
+        credential_device_type="singleDevice",
+        transports="usb,nfc",
+    )
+    assert await adapter.get_user("41") == user
+    assert await adapter.get_user_by_email("fill@murray.com") == user
+    assert await adapter.get_user_by_account("google", "1170") == user
+    assert await adapter.get_account("1170", "google") == account
+    assert await adapter.get_session_and_user("session-41") == (session, user)
+    assert await adapter.get_authenticator("cred-41") == authenticator
+    assert await adapter.list_authenticators_by_user_id("41") == [authenticator]
+    assert await adapter.use_verification_token("fill@murray.com", "hashed") == VerificationToken(
+        identifier="fill@murray.com", token="hashed", expires=expires
+    )
+    assert await adapter.update_user("41", {"name": "Bill"}) == AdapterUser(
+        id="41", email=user.email, email_verified=verified, name="Bill", image=user.image
+    )
+    assert await adapter.delete_user("41") is not None
+    assert await adapter.get_session_and_user("session-41") is None
+    assert await adapter.get_authenticator("cred-41") is None
+
+
+async def test_rows_written_by_the_adapter_are_authjs_rows(
+    authjs_adapter: SQLAlchemyAdapter,
+) -> None:
+    adapter = authjs_adapter
+    t = adapter.tables
+    on_postgres = adapter.engine.dialect.name == "postgresql"
+    quote = adapter.engine.dialect.identifier_preparer.quote
+
+    def as_stored(value: datetime) -> datetime:
+        return value if on_postgres else value.replace(tzinfo=None)
+
+    verified = datetime(2024, 5, 1, 12, 0, 0, 123_000, tzinfo=UTC)  # DATETIME(3) keeps ms
+    user = await adapter.create_user(make_user(id="ignored", email_verified=verified))
+    assert user.id.isdigit()
+    account = await adapter.link_account(make_account(user.id))
+    session = await adapter.create_session(
+        AdapterSession(session_token="s-1", user_id=user.id, expires=in_days(30))
+    )
+    token = await adapter.create_verification_token(
+        VerificationToken(identifier=user.email, token="hashed", expires=in_days(1))
+    )
+    await adapter.create_authenticator(make_authenticator(user.id, "cred-1"))
+
+    async def rows(table: Any, *columns: str) -> list[tuple[Any, ...]]:
+        """The rows' values in the columns named as Auth.js names them."""
+        async with adapter.engine.connect() as conn:
+            query = select(text(", ".join(map(quote, columns)))).select_from(table)
+            return [tuple(row) for row in await conn.execute(query)]
+
+    assert await rows(t.users, "id", "name", "email", "emailVerified", "image") == [
+        (int(user.id), "Ada", user.email, as_stored(verified), None)
+    ]
+    assert await rows(
+        t.accounts, "userId", "type", "provider", "providerAccountId", "expires_at"
+    ) == [(int(user.id), "oauth", "github", account.provider_account_id, 1_900_000_000)]
+    [(session_user, session_token, session_expires)] = await rows(
+        t.sessions, "userId", "sessionToken", "expires"
+    )
+    assert (session_user, session_token) == (int(user.id), "s-1")
+    assert isinstance(session_expires, datetime)
+    assert (session_expires.tzinfo is not None) == on_postgres  # MariaDB: UTC, zoneless
+    assert abs(as_stored(session.expires) - session_expires) < timedelta(milliseconds=1)
+    [(identifier, hashed, token_expires)] = await rows(
+        t.verification_tokens, "identifier", "token", "expires"
+    )
+    assert (identifier, hashed) == (token.identifier, "hashed")
+    assert abs(as_stored(token.expires) - token_expires) < timedelta(milliseconds=1)
+    assert await rows(
+        t.authenticators, "credentialID", "userId", "counter", "credentialBackedUp"
+    ) == [("cred-1", int(user.id), 3, True)]
+
+
+async def test_integer_ids(authjs_adapter: SQLAlchemyAdapter) -> None:
+    adapter = authjs_adapter
+    first = await adapter.create_user(make_user(id="7"))
+    second = await adapter.create_user(make_user())
+    assert first.id.isdigit()
+    assert second.id.isdigit()
+    assert int(second.id) > int(first.id)
+    for unknown in ("abc", str(uuid.uuid4()), "-1", "1.5", "", "٣", str(2**40)):
+        assert await adapter.get_user(unknown) is None
+        assert await adapter.delete_user(unknown) is None
+        assert await adapter.list_authenticators_by_user_id(unknown) == []
+    with pytest.raises(ValueError, match="not an integer"):
+        await adapter.link_account(make_account("abc"))
+    with pytest.raises(KeyError):
+        await adapter.update_user("abc", {"name": "x"})
+
+
+# Naming -----------------------------------------------------------------------------
+
+
+async def test_table_and_column_names_are_configurable(
+    own_tables: Callable[..., Awaitable[SQLAlchemyAdapter]],
+) -> None:
+    naming = SQLNaming.snake_case(users="people", verification_tokens="magic_links")
+    naming = SQLNaming(
+        users=naming.users,
+        verification_tokens=naming.verification_tokens,
+        columns={**naming.columns, "sessions.expires": "expires_at_utc"},
+    )
+    adapter = await own_tables(naming)
+    t = adapter.tables
+    assert t.users.name.endswith("_people")
+    assert t.verification_tokens.name.endswith("_magic_links")
+
+    def describe(sync_conn: Any) -> dict[str, set[str]]:
+        inspector = inspect(sync_conn)
+        return {
+            table.name: {c["name"] for c in inspector.get_columns(table.name, schema=table.schema)}
+            for table in t.metadata.sorted_tables
+        }
+
+    async with adapter.engine.connect() as conn:
+        columns = await conn.run_sync(describe)
+    assert columns[t.users.name] == {"id", "name", "email", "email_verified", "image"}
+    assert columns[t.sessions.name] == {"id", "user_id", "expires_at_utc", "session_token"}
+    assert {"user_id", "provider_account_id", "refresh_token"} <= columns[t.accounts.name]
+    assert {"credential_id", "credential_public_key"} <= columns[t.authenticators.name]
+    assert columns[t.verification_tokens.name] == {"identifier", "token", "expires"}
+
+    user = await adapter.create_user(make_user())
+    await adapter.link_account(make_account(user.id))
+    session = AdapterSession(session_token="s", user_id=user.id, expires=in_days(1))
+    await adapter.create_session(session)
+    await adapter.create_authenticator(make_authenticator(user.id))
+    assert await adapter.get_session_and_user("s") == (session, user)
+    async with adapter.engine.connect() as conn:
+        stored = (await conn.execute(select(t.sessions.c.expires))).scalar_one()
+    assert to_utc(stored) == session.expires
+    assert await adapter.delete_user(user.id) == user
+    async with adapter.engine.connect() as conn:
+        for table in t.metadata.sorted_tables:
+            assert (await conn.execute(select(table))).all() == []
+
+
+def test_naming_rejects_unknown_columns() -> None:
+    with pytest.raises(ValueError, match="emailverified"):
+        SQLNaming(columns={"emailverified": "email_verified"})
+    with pytest.raises(ValueError, match=r"users\.userId"):
+        SQLNaming(columns={"users.userId": "user_id"})
+    naming = SQLNaming(columns={"userId": "uid", "accounts.userId": "owner"})
+    assert naming.column("accounts", "userId") == "owner"
+    assert naming.column("sessions", "userId") == "uid"
+    assert naming.column("users", "email") == "email"
+
+
+# Verification tokens under concurrency ----------------------------------------------
+
+
+@pytest.mark.parametrize("returning", [True, False], ids=["delete-returning", "select-delete"])
+@pytest.mark.parametrize("server", ["postgresql", "mariadb", "sqlite"], indirect=True)
+async def test_use_verification_token_races(
+    own_tables: Callable[..., Awaitable[SQLAlchemyAdapter]],
+    monkeypatch: pytest.MonkeyPatch,
+    returning: bool,
+) -> None:
+    """20 tokens, 50 racers each, from two adapters (two pools): one winner per token."""
+    first = await own_tables()
+    second = SQLAlchemyAdapter(first.engine.url, naming=first.naming)
+    async with second:
+        await second.get_user("warm-up")  # the dialect learns the server's features now
+        for adapter in (first, second):
+            monkeypatch.setattr(adapter.engine.dialect, "delete_returning", returning)
+        tokens = [
+            VerificationToken(
+                identifier="a@example.com", token=uuid.uuid4().hex, expires=in_days(1)
+            )
+            for _ in range(20)
+        ]
+        for token in tokens:
+            await first.create_verification_token(token)
+        racers = [
+            (first if i % 2 else second).use_verification_token(token.identifier, token.token)
+            for i in range(50)
+            for token in tokens
+        ]
+        results = await asyncio.gather(*racers)
+    winners = [result for result in results if result is not None]
+    assert sorted(w.token for w in winners) == sorted(t.token for t in tokens)
+    assert all(w == next(t for t in tokens if t.token == w.token) for w in winners)
+
+
+# Dates ------------------------------------------------------------------------------
+
+
+async def test_dates_go_in_any_zone_and_come_out_utc(
+    own_tables: Callable[..., Awaitable[SQLAlchemyAdapter]],
+    server: tuple[str, str | None],
+) -> None:
+    """Microseconds survive, other zones become UTC, and the connection's own time zone
+    changes nothing; a naive datetime is refused."""
+    options: dict[str, Any] = {}
+    if server[0].startswith("postgresql"):
+        options = {"connect_args": {"server_settings": {"timezone": "Asia/Kolkata"}}}
+    elif server[0].startswith("mysql"):
+        options = {"connect_args": {"init_command": "SET time_zone = '+05:30'"}}
+    adapter = await own_tables(engine_options=options)
+    kolkata = timezone(timedelta(hours=5, minutes=30))
+    verified = datetime(2024, 2, 29, 23, 59, 59, 999_999, tzinfo=kolkata)
+    user = await adapter.create_user(make_user(email_verified=verified))
+    found = await adapter.get_user(user.id)
+    assert found is not None
+    assert found.email_verified is not None
+    assert found.email_verified == verified
+    assert found.email_verified.utcoffset() == timedelta(0)
+    assert found.email_verified.tzinfo is UTC
+    assert found.email_verified.isoformat() == "2024-02-29T18:29:59.999999+00:00"
+
+    expires = datetime(2030, 6, 1, 0, 0, 0, 1, tzinfo=UTC)
+    await adapter.create_session(
+        AdapterSession(session_token="t", user_id=user.id, expires=expires)
+    )
+    later = datetime(2030, 7, 1, 12, 0, tzinfo=timezone(timedelta(hours=-7)))
+    updated = await adapter.update_session("t", later)
+    assert updated is not None
+    assert updated.expires == later
+    assert updated.expires.tzinfo is UTC
+    pair = await adapter.get_session_and_user("t")
+    assert pair is not None
+    assert pair[0].expires == later
+    assert pair[0].expires.tzinfo is UTC
+
+    with pytest.raises(Exception, match="timezone-aware"):
+        await adapter.update_user(user.id, {"email_verified": datetime(2024, 1, 1)})
+
+
+async def test_sqlite_reads_dates_other_tools_wrote(tmp_path: Path) -> None:
+    """ISO 8601 text (Kysely, JavaScript's ``toISOString``) and epoch milliseconds (Prisma,
+    Drizzle) in SQLite come back as aware UTC datetimes."""
+    async with SQLAlchemyAdapter(f"sqlite+aiosqlite:///{tmp_path / 'auth.db'}") as adapter:
+        await adapter.create_all()
+        stored = [
+            ("iso-z", "2024-05-01T12:00:00.123Z"),
+            ("iso-offset", "2024-05-01T14:00:00.123+02:00"),
+            ("sqlalchemy", "2024-05-01 12:00:00.123000"),
+            ("epoch-ms", 1714564800123),
+            ("epoch-ms-text", "1714564800123"),
+        ]
+        async with adapter.engine.begin() as conn:
+            for token, expires in stored:
+                await conn.execute(
+                    text(
+                        "INSERT INTO verification_token (identifier, token, expires) "
+                        "VALUES ('a@example.com', :token, :expires)"
+                    ),
+                    {"token": token, "expires": expires},
+                )
+        expected = datetime(2024, 5, 1, 12, 0, 0, 123_000, tzinfo=UTC)
+        for token, _ in stored:
+            used = await adapter.use_verification_token("a@example.com", token)
+            assert used is not None
+            assert used.expires == expected
+            assert used.expires.tzinfo is UTC
+
+
+def test_to_utc() -> None:
+    assert to_utc(None) is None
+    assert to_utc(datetime(2024, 1, 1)) == datetime(2024, 1, 1, tzinfo=UTC)
+    assert to_utc("2024-01-01T01:00:00+01:00") == datetime(2024, 1, 1, tzinfo=UTC)
+    assert to_utc(0) == datetime(1970, 1, 1, tzinfo=UTC)
+    with pytest.raises(TypeError):
+        to_utc(object())
+
+
+# Case, errors, engines, pools -------------------------------------------------------
+
+
+async def test_keys_are_case_sensitive(
+    own_tables: Callable[..., Awaitable[SQLAlchemyAdapter]],
+) -> None:
+    """Tokens and base64 credential ids that differ only in case are different keys (on
+    MariaDB too, whose default collation would say otherwise)."""
+    adapter = await own_tables()
+    user = await adapter.create_user(make_user())
+    for token in ("Token-abc", "token-ABC"):
+        await adapter.create_session(
+            AdapterSession(session_token=token, user_id=user.id, expires=in_days(1))
+        )
+    pair = await adapter.get_session_and_user("token-ABC")
+    assert pair is not None
+    assert pair[0].session_token == "token-ABC"
+    assert await adapter.get_session_and_user("TOKEN-ABC") is None
+    await adapter.create_authenticator(make_authenticator(user.id, "AbC+/="))
+    await adapter.create_authenticator(make_authenticator(user.id, "aBc+/="))
+    found = await adapter.get_authenticator("aBc+/=")
+    assert found is not None
+    assert found.credential_id == "aBc+/="
+    await adapter.create_verification_token(
+        VerificationToken(identifier="a@example.com", token="Abc", expires=in_days(1))
+    )
+    assert await adapter.use_verification_token("a@example.com", "abc") is None
+    assert await adapter.use_verification_token("A@example.com", "Abc") is None
+
+
+async def test_update_errors(own_tables: Callable[..., Awaitable[SQLAlchemyAdapter]]) -> None:
+    adapter = await own_tables()
+    with pytest.raises(KeyError, match="no user"):
+        await adapter.update_user("nobody", {"name": "x"})
+    with pytest.raises(KeyError, match="no user"):
+        await adapter.update_user("nobody", {})
+    user = await adapter.create_user(make_user())
+    assert await adapter.update_user(user.id, {}) == user
+    with pytest.raises(TypeError, match="'id'"):
+        await adapter.update_user(user.id, {"id": "other"})  # type: ignore[typeddict-unknown-key]
+    with pytest.raises(KeyError, match="no authenticator"):
+        await adapter.update_authenticator_counter("nothing", 1)
+
+
+async def test_an_application_engine_is_shared_not_disposed(tmp_path: Path) -> None:
+    engine = create_async_engine(f"sqlite+aiosqlite:///{tmp_path / 'auth.db'}")
+    with pytest.raises(TypeError, match="engine_options"):
+        SQLAlchemyAdapter(engine, engine_options={"echo": True})
+    async with SQLAlchemyAdapter(engine) as adapter:
+        assert adapter.engine is engine
+        await adapter.create_all()
+        await adapter.create_user(make_user(id="u1"))
+    async with engine.connect() as conn:  # still usable: the adapter left it open
+        assert (await conn.execute(text("SELECT id FROM users"))).scalar_one() == "u1"
+    await engine.dispose()
+
+
+@pytest.mark.parametrize("server", ["postgresql", "mariadb"], indirect=True)
+async def test_server_pools_are_bounded(server: tuple[str, str | None]) -> None:
+    async with SQLAlchemyAdapter(server[0]) as adapter:
+        pool = adapter.engine.pool
+        assert isinstance(pool, AsyncAdaptedQueuePool)
+        assert (pool.size(), pool._max_overflow) == (5, 10)
+    async with SQLAlchemyAdapter(server[0], engine_options={"pool_size": 2}) as adapter:
+        pool = adapter.engine.pool
+        assert isinstance(pool, AsyncAdaptedQueuePool)
+        assert pool.size() == 2
+
+
+def test_id_type_is_checked() -> None:
+    with pytest.raises(ValueError, match="id_type"):
+        SQLAlchemyAdapter("sqlite+aiosqlite://", id_type="uuid")  # type: ignore[arg-type]
