@@ -184,7 +184,9 @@ class AuthConfig:
         providers: The ways to sign in, in the order the sign-in page lists them.
         secret: A random string of at least 32 characters, or a list with the newest
             first to rotate. Defaults to ``AUTH_SECRET`` (see ``set_env_defaults``).
-        adapter: The data layer for users, accounts and database sessions.
+        adapter: The data layer for users, accounts and database sessions: an adapter
+            object, or a database URL (``"sqlite+aiosqlite:///app.db"``, a PostgreSQL or
+            MySQL URL, ``"redis://…"``).
         base_path: Where the routes live (``/auth``).
         url: The public URL of the auth routes (``AUTH_URL``). When set, its origin is used
             instead of the request's host, which makes the Host header irrelevant.

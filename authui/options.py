@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 import weakref
 from collections.abc import Callable, Mapping
@@ -9,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from authui.adapters.base import AdapterCalls
+from authui.adapters.from_url import adapter_from_url
 from authui.callbacks import default_jwt, default_session, default_sign_in
 from authui.checks import ConfigCheck, host_errors, session_strategy, static_check
 from authui.config import AuthConfig, Theme
@@ -87,11 +89,20 @@ def resolve(config: AuthConfig) -> Options:
 
 
 def _build(config: AuthConfig) -> Options:
+    url_error: AuthError | None = None
+    if isinstance(config.adapter, str):
+        try:
+            config = dataclasses.replace(config, adapter=adapter_from_url(config.adapter))
+        except (ValueError, ImportError) as exc:
+            url_error = AuthError(str(exc))
+            config = dataclasses.replace(config, adapter=None)
     logger = FilteredLogger(config.logger or StandardLogger(), config.debug)
     check = static_check(config)
     keys = [config.secret] if isinstance(config.secret, str) else list(config.secret or ())
     keys = [k for k in keys if k]
     errors = list(check.errors)
+    if url_error is not None:
+        errors.insert(0, url_error)
     warnings = list(check.warnings)
     if not keys and config.development:
         keys = [secrets.token_urlsafe(32)]
@@ -153,3 +164,17 @@ def validate_config(config: AuthConfig) -> None:
     error = next(iter(host_errors(config)), None) or resolve(config).static_error
     if error is not None:
         raise error
+
+
+async def aclose(config: AuthConfig) -> None:
+    """Close what authui opened for ``config``: the adapter it made from a URL.
+
+    An adapter object you passed in is yours to close; integrations call this when the
+    app stops.
+    """
+    options = _resolved.get(config)
+    if options is None or not isinstance(config.adapter, str):
+        return
+    close = getattr(options.config.adapter, "close", None)
+    if close is not None:
+        await close()

@@ -1,7 +1,9 @@
 """The authui demo: a small Quart site on the Quart integration.
 
 Public home, a protected page, a profile page showing the session, sign-in with the demo
-credentials user (``demo`` / ``demo``), and a theme switcher. Run it with ``scripts/demo``.
+credentials user (``demo`` / ``demo``), and a theme switcher. Sessions are database
+sessions in an embedded SQLite file (``.authui-demo.db``, or ``AUTH_DATABASE_URL``), so
+they survive a restart. Run it with ``scripts/demo``.
 """
 
 from __future__ import annotations
@@ -14,10 +16,16 @@ from typing import Any
 from quart import Quart, Response, render_template, request
 
 from authui import AuthConfig, Credentials, CredentialsSignin, Theme
+from authui.adapters import AdapterUser
+from authui.adapters.from_url import adapter_from_url
 from authui.pages.packs import installed_packs
 from authui.quart import AuthUI
 
-SECRET_FILE = Path(__file__).resolve().parent.parent / ".authui-dev-secret"
+ROOT = Path(__file__).resolve().parent.parent
+SECRET_FILE = ROOT / ".authui-dev-secret"
+DATABASE_URL = os.environ.get(
+    "AUTH_DATABASE_URL", f"sqlite+aiosqlite:///{ROOT / '.authui-demo.db'}"
+)
 SCHEMES = ("auto", "light", "dark")
 
 
@@ -54,9 +62,13 @@ PROVIDER = Credentials(
     },
     authorize=authorize,
 )
+ADAPTER: Any = adapter_from_url(DATABASE_URL)
+"""One adapter (one connection pool) for every theme's configuration."""
+
 CONFIGS = {
     (pack, scheme): AuthConfig(
         providers=[PROVIDER],
+        adapter=ADAPTER,
         secret=development_secret(),
         trust_host=True,
         theme=Theme(pack=pack, color_scheme=scheme),  # type: ignore[arg-type]
@@ -76,6 +88,20 @@ def config_for(req: Any) -> AuthConfig:
 app = Quart(__name__)
 auth_ui = AuthUI(app, config_for, base_path="/auth")
 auth = auth_ui.auth
+
+
+@app.before_serving
+async def seed_demo_user() -> None:
+    """Store the demo user, so that signing in finds it (and it is not a new user)."""
+    record = USERS["demo"]
+    if await ADAPTER.get_user(record["id"]) is None:
+        user = AdapterUser(id=record["id"], email=record["email"], name=record["name"])
+        await ADAPTER.create_user(user)
+
+
+@app.after_serving
+async def close_database() -> None:
+    await ADAPTER.close()
 
 
 @app.context_processor

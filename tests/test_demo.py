@@ -5,13 +5,25 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import tempfile
+from pathlib import Path
+from typing import Any
 
-# The demo reads AUTH_SECRET once, at import; with it set, no .authui-dev-secret is written.
+# The demo reads AUTH_SECRET and AUTH_DATABASE_URL once, at import: with them set, it
+# writes neither .authui-dev-secret nor .authui-demo.db in the work tree.
+_DATABASE = Path(tempfile.mkdtemp(prefix="authui-demo-test-")) / "demo.db"
 os.environ["AUTH_SECRET"] = secrets.token_urlsafe(32)
+os.environ["AUTH_DATABASE_URL"] = f"sqlite+aiosqlite:///{_DATABASE}"
 try:
     from demo.app import CONFIGS, app
 finally:
-    del os.environ["AUTH_SECRET"]
+    del os.environ["AUTH_SECRET"], os.environ["AUTH_DATABASE_URL"]
+
+
+async def started_client() -> Any:
+    """A test client of the demo after its start-up hooks (the demo user is stored)."""
+    await app.startup()
+    return app.test_client()
 
 
 async def csrf_from(html: str) -> str:
@@ -21,14 +33,14 @@ async def csrf_from(html: str) -> str:
 
 
 async def test_home_is_public_and_offers_sign_in() -> None:
-    client = app.test_client()
+    client = await started_client()
     html = await (await client.get("/")).get_data(as_text=True)
     assert "You are not signed in." in html
     assert 'href="/auth/signin?callbackUrl=%2F"' in html
 
 
 async def test_protected_page_sends_to_sign_in_which_names_the_demo_user() -> None:
-    client = app.test_client()
+    client = await started_client()
     response = await client.get("/protected")
     assert response.headers["Location"] == "/auth/signin?callbackUrl=%2Fprotected"
     page = await (await client.get(response.headers["Location"])).get_data(as_text=True)
@@ -38,7 +50,7 @@ async def test_protected_page_sends_to_sign_in_which_names_the_demo_user() -> No
 
 
 async def test_sign_in_profile_and_sign_out() -> None:
-    client = app.test_client()
+    client = await started_client()
     page = await (await client.get("/auth/signin?callbackUrl=%2Fprofile")).get_data(as_text=True)
     token = await csrf_from(page)
     wrong = await client.post(
@@ -75,7 +87,7 @@ async def test_sign_in_profile_and_sign_out() -> None:
 
 
 async def test_theme_switcher_changes_the_pages() -> None:
-    client = app.test_client()
+    client = await started_client()
     switch = await client.get("/theme?theme=base&scheme=dark&next=/protected")
     assert (switch.status_code, switch.headers["Location"]) == (303, "/protected")
     html = await (await client.get("/auth/signin")).get_data(as_text=True)

@@ -310,10 +310,16 @@ def _hypercorn(app: str, env: dict[str, str]) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def demo_server() -> Iterator[str]:
-    """``demo.app`` in hypercorn on 127.0.0.1 and a free port; yields its URL."""
-    env = {**os.environ, "AUTH_SECRET": secrets.token_urlsafe(32)}  # 43 characters
-    with _hypercorn(DEMO_APP, env) as url:
-        yield url
+    """``demo.app`` in hypercorn on 127.0.0.1 and a free port, with its own secret and a
+    fresh SQLite database; yields its URL."""
+    with tempfile.TemporaryDirectory(prefix="authui-demo-db-") as folder:
+        env = {
+            **os.environ,
+            "AUTH_SECRET": secrets.token_urlsafe(32),  # 43 characters
+            "AUTH_DATABASE_URL": f"sqlite+aiosqlite:///{Path(folder) / 'demo.db'}",
+        }
+        with _hypercorn(DEMO_APP, env) as url:
+            yield url
 
 
 @pytest.fixture

@@ -170,17 +170,24 @@ async def test_new_user_page_sets_the_display_name(
 
     name = page.get_by_label("Display name")
     assert await name.input_value() == DEMO_USER["name"]
-    await name.fill("  Ada   Lovelace ")
+    chosen = "Ada Lovelace" if javascript else "Grace Hopper"
+    await name.fill(f"  {chosen.replace(' ', '   ')} ")
     await page.get_by_role("button", name="Continue").click()
     await page.wait_for_load_state()
     await page.wait_for_url(lambda url: "/auth/new-user" not in url)
 
     await page.goto("/profile")
-    assert await page.text_content("#profile-name") == "Ada Lovelace"
+    assert await page.text_content("#profile-name") == chosen
     assert await page.text_content("#profile-email") == DEMO_EMAIL
-    assert await signed_in_as(page) == "Signed in as Ada Lovelace"
+    assert await signed_in_as(page) == f"Signed in as {chosen}"
     await page.reload()
-    assert await page.text_content("#profile-name") == "Ada Lovelace"
+    assert await page.text_content("#profile-name") == chosen
+
+    # The name is stored in the demo's database, which the whole run shares: put it back.
+    await page.goto("/auth/new-user")
+    await page.get_by_label("Display name").fill(DEMO_USER["name"])
+    await page.get_by_role("button", name="Continue").click()
+    await page.wait_for_url(lambda url: "/auth/new-user" not in url)
 
 
 async def test_new_user_page_needs_a_session(

@@ -38,7 +38,7 @@ from authui.integrations.quart.templates import (
     static_url,
     stylesheets,
 )
-from authui.options import resolve, validate_config
+from authui.options import aclose, resolve, validate_config
 from authui.providers.credentials import Credentials
 
 P = ParamSpec("P")
@@ -165,6 +165,7 @@ class AuthUI:
             validate_config(state.prepare(self._config))
         app.register_blueprint(self._blueprint(base_path))
         app.after_request(_apply_cookies)
+        app.after_serving(functools.partial(_close_adapters, state))
         app.context_processor(self._template_context)
         app.add_template_global(sign_in_macro, "SignIn")
         app.add_template_global(sign_out_macro, "SignOut")
@@ -243,6 +244,12 @@ def _as_redirect(answer: InternalResponse) -> Response:
     if answer.redirect is None:
         raise AuthError(f"Expected a redirect, got status {answer.status}")
     return response
+
+
+async def _close_adapters(state: AppState) -> None:
+    """At shutdown, close the adapters authui made from database URLs."""
+    for config in list(state.prepared.values()):
+        await aclose(config)
 
 
 async def _apply_cookies(response: Response) -> Response:

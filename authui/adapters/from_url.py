@@ -1,0 +1,66 @@
+"""``AuthConfig(adapter="<URL>")``: an adapter from a database URL.
+
+``redis://`` and ``rediss://`` URLs give a ``RedisAdapter``; any other URL is handed to
+SQLAlchemy (``sqlite+aiosqlite:///app.db``, ``postgresql+asyncpg://…``,
+``mysql+asyncmy://…``). An embedded SQLite database gets its tables on first use; for a
+database server, create them with ``authui db init``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from typing import Any
+
+LIFECYCLE = frozenset({"create_all", "drop_all", "close"})
+
+
+def adapter_from_url(url: str) -> object:
+    """The adapter for ``url`` (see the module docstring).
+
+    Raises:
+        ValueError: The URL names no driver authui knows.
+    """
+    if url.startswith(("redis://", "rediss://")):
+        from authui.adapters.redis import RedisAdapter
+
+        return RedisAdapter(url)
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    from authui.adapters.sqlalchemy import SQLAlchemyAdapter
+
+    try:
+        adapter = SQLAlchemyAdapter(url)
+    except (ArgumentError, NoSuchModuleError, ImportError) as exc:
+        raise ValueError(f"No adapter for the database URL {url!r}: {exc}") from exc
+    if adapter.engine.dialect.name == "sqlite":
+        return TablesOnFirstUse(adapter)
+    return adapter
+
+
+class TablesOnFirstUse:
+    """Wraps a SQL adapter so that its tables are created before the first call."""
+
+    def __init__(self, adapter: Any):
+        self.adapter = adapter
+        self._ready = False
+        self._lock = asyncio.Lock()
+
+    def __getattr__(self, name: str) -> Any:
+        target = getattr(self.adapter, name)
+        if name in LIFECYCLE or not inspect.iscoroutinefunction(target):
+            return target
+
+        async def call(*args: Any) -> Any:
+            await self._ensure_tables()
+            return await target(*args)
+
+        return call
+
+    async def _ensure_tables(self) -> None:
+        if self._ready:
+            return
+        async with self._lock:
+            if not self._ready:
+                await self.adapter.create_all()
+                self._ready = True
