@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
+from authui.adapters.base import AdapterUser
 from authui.callbacks import emit, invoke
 from authui.context import Context
 from authui.errors import AccessDenied
 from authui.http import InternalResponse
-from authui.sessions import strategy_for
+from authui.sessions import DatabaseSessions, strategy_for
 
 
 async def allowed_redirect(ctx: Context, **params: Any) -> str | None:
@@ -37,16 +38,25 @@ async def finish_sign_in(
     profile: Any = None,
     credentials: dict[str, Any] | None = None,
     is_new_user: bool | None = None,
+    new_user: AdapterUser | None = None,
 ) -> InternalResponse:
-    """Check ``sign_in``, create the session, emit ``sign_in`` and redirect."""
+    """Check ``sign_in``, store ``new_user`` (if any) with the session, emit ``sign_in``
+    and redirect. Nothing is written when ``sign_in`` refuses or redirects elsewhere."""
     elsewhere = await allowed_redirect(
         ctx, user=user, account=account, profile=profile, credentials=credentials
     )
     if elsewhere is not None:
         return InternalResponse(redirect=elsewhere)
-    cookies = await strategy_for(ctx.options).create(
-        ctx, user=user, account=account, profile=profile, is_new_user=is_new_user
-    )
+    strategy = strategy_for(ctx.options)
+    if new_user is not None:
+        if not isinstance(strategy, DatabaseSessions):
+            raise TypeError("new users are stored with database sessions only")
+        user, cookies = await strategy.create_for_new_user(ctx, new_user)
+        is_new_user = True
+    else:
+        cookies = await strategy.create(
+            ctx, user=user, account=account, profile=profile, is_new_user=is_new_user
+        )
     await emit(
         ctx.options.config.events.sign_in,
         ctx.options.logger,

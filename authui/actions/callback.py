@@ -9,7 +9,7 @@ from typing import Any
 from authui.actions.authorized import finish_sign_in
 from authui.actions.views import form_context, provider_view
 from authui.adapters.base import AdapterUser
-from authui.callbacks import emit, invoke_positional
+from authui.callbacks import invoke_positional
 from authui.context import Context
 from authui.errors import (
     AuthError,
@@ -70,34 +70,47 @@ async def _credentials(ctx: Context, provider: Credentials) -> InternalResponse:
         raise TypeError(f"authorize must return a mapping or None, not {type(result).__name__}")
     user: dict[str, Any] = dict(result)
     user["id"] = str(user["id"]) if user.get("id") is not None else str(uuid.uuid4())
-    is_new_user = False
+    new_user: AdapterUser | None = None
     if ctx.options.strategy == "database":
-        user, is_new_user = await stored_user(ctx, user)
+        found = await stored_user(ctx, user)
+        if found is not None:
+            user = user_record(found)
+        else:
+            new_user = unsaved_user(user)
     account = {"providerAccountId": user["id"], "type": "credentials", "provider": provider.id}
     return await finish_sign_in(
-        ctx, user=user, account=account, credentials=dict(ctx.body), is_new_user=is_new_user
+        ctx,
+        user=user,
+        account=account,
+        credentials=dict(ctx.body),
+        is_new_user=False,
+        new_user=new_user,
     )
 
 
-async def stored_user(ctx: Context, user: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-    """The stored user for a credentials sign-in under database sessions: found by id,
-    else by email, else created. Returns it and whether it is new."""
+async def stored_user(ctx: Context, user: dict[str, Any]) -> AdapterUser | None:
+    """The stored user for a credentials sign-in under database sessions: by id, else by
+    email. Nothing is written here: a new user is stored only once ``sign_in`` allows it."""
     adapter = adapter_of(ctx)
     needed_for = "credentials sign-in with database sessions"
-    found = await adapter.call("get_user", needed_for, user["id"])
+    found: AdapterUser | None = await adapter.call("get_user", needed_for, user["id"])
     email = user.get("email")
     if found is None and isinstance(email, str) and email:
         found = await adapter.call("get_user_by_email", needed_for, email.lower())
-    if found is not None:
-        return user_record(found), False
+    return found
+
+
+def unsaved_user(user: dict[str, Any]) -> AdapterUser:
+    """The record a new credentials user will be stored as.
+
+    Raises:
+        AuthError: ``authorize`` returned no email for a user the adapter does not know.
+    """
+    email = user.get("email")
     if not isinstance(email, str) or not email:
         raise AuthError(
             "With database sessions, authorize must return an email or the id of a stored user"
         )
-    new = AdapterUser(
+    return AdapterUser(
         id=user["id"], email=email.lower(), name=user.get("name"), image=user.get("image")
     )
-    created = await adapter.call("create_user", needed_for, new)
-    record = user_record(created)
-    await emit(ctx.options.config.events.create_user, ctx.options.logger, user=record)
-    return record, True

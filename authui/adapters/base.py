@@ -96,7 +96,12 @@ class AdapterAuthenticator:
 
 
 class Adapter(Protocol):
-    """The full adapter interface. Implement the methods your features need."""
+    """The full adapter interface. Implement the methods your features need.
+
+    Optionally, ``create_user_and_session(user, session_token, expires)`` stores a new user
+    and its first session atomically (both or neither); without it authui makes the two
+    calls one after the other.
+    """
 
     async def create_user(self, user: AdapterUser) -> AdapterUser: ...
     async def get_user(self, user_id: str) -> AdapterUser | None: ...
@@ -146,6 +151,10 @@ class AdapterCalls:
     def __init__(self, adapter: object, logger: Logger):
         self._adapter = adapter
         self._logger = logger
+
+    def has(self, method: str) -> bool:
+        """Whether the adapter implements ``method``."""
+        return callable(getattr(self._adapter, method, None))
 
     async def call(self, method: str, needed_for: str, *args: Any) -> Any:
         function = getattr(self._adapter, method, None)

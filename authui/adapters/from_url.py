@@ -2,8 +2,9 @@
 
 ``redis://`` and ``rediss://`` URLs give a ``RedisAdapter``; any other URL is handed to
 SQLAlchemy (``sqlite+aiosqlite:///app.db``, ``postgresql+asyncpg://…``,
-``mysql+asyncmy://…``). An embedded SQLite database gets its tables on first use; for a
-database server, create them with ``authui db init``.
+``mysql+asyncmy://…``). An embedded SQLite database gets its schema (created, or upgraded
+to the latest version) on first use; for a database server, run ``authui db init`` and
+``authui db upgrade``.
 """
 
 from __future__ import annotations
@@ -62,5 +63,19 @@ class TablesOnFirstUse:
             return
         async with self._lock:
             if not self._ready:
-                await self.adapter.create_all()
+                await bring_up_to_date(self.adapter)
                 self._ready = True
+
+
+async def bring_up_to_date(adapter: Any) -> None:
+    """Create or upgrade an embedded database's schema to the latest version, as
+    ``authui db init`` / ``authui db upgrade`` would (tables made before versioning are
+    adopted)."""
+    from authui.adapters.sql.migrations import SchemaMigrator
+
+    migrator = SchemaMigrator(adapter)
+    status = await migrator.status()
+    if status.version == 0:
+        await migrator.init(adopt=bool(status.tables))
+    elif status.pending:
+        await migrator.upgrade()

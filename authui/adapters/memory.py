@@ -36,6 +36,16 @@ class MemoryAdapter:
         self.users[user.id] = user
         return user
 
+    async def create_user_and_session(
+        self, user: AdapterUser, session_token: str, expires: datetime
+    ) -> tuple[AdapterUser, AdapterSession]:
+        if user.id in self.users:
+            raise ValueError(f"user {user.id!r} exists")
+        session = AdapterSession(session_token=session_token, user_id=user.id, expires=expires)
+        self.users[user.id] = user
+        self.sessions[session_token] = session
+        return user, session
+
     async def get_user(self, user_id: str) -> AdapterUser | None:
         return self.users.get(user_id)
 

@@ -114,12 +114,37 @@ class DatabaseSessions:
             session_token=token, user_id=str(user["id"]), expires=in_seconds(config.session.max_age)
         )
         await adapter_of(ctx).call("create_session", NEEDED_FOR, session)
+        return self._cookies(ctx, session)
+
+    @staticmethod
+    def _cookies(ctx: Context, session: AdapterSession) -> list[Cookie]:
         option = ctx.cookies.session_token
         stale = [c for c in ctx.session_chunks().clear() if c.name != option.name]
-        return [
-            *stale,
-            Cookie(option.name, token, replace(option.options, expires=session.expires)),
-        ]
+        expiring = replace(option.options, expires=session.expires)
+        return [*stale, Cookie(option.name, session.session_token, expiring)]
+
+    async def create_for_new_user(
+        self, ctx: Context, user: AdapterUser
+    ) -> tuple[dict[str, Any], list[Cookie]]:
+        """Store a new user and its first session, atomically when the adapter offers
+        ``create_user_and_session``; emit ``create_user``. Returns the user and cookies."""
+        config = ctx.options.config
+        adapter = adapter_of(ctx)
+        generate = config.session.generate_session_token
+        token = generate() if generate is not None else str(uuid.uuid4())
+        expires = in_seconds(config.session.max_age)
+        needed_for = "storing new users"
+        if adapter.has("create_user_and_session"):
+            stored, session = await adapter.call(
+                "create_user_and_session", needed_for, user, token, expires
+            )
+        else:
+            stored = await adapter.call("create_user", needed_for, user)
+            session = AdapterSession(session_token=token, user_id=stored.id, expires=expires)
+            await adapter.call("create_session", NEEDED_FOR, session)
+        record = user_record(stored)
+        await emit(config.events.create_user, ctx.options.logger, user=record)
+        return record, self._cookies(ctx, session)
 
     async def destroy(self, ctx: Context) -> list[Cookie]:
         """Sign out: delete the row, emit ``sign_out`` with it, clear the cookie."""

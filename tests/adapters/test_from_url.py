@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from authui.adapters.sql.migrations import SchemaMigrator
 from authui.options import resolve
 from authui.testing import AuthClient
 from tests.conftest import make_config
@@ -22,6 +23,8 @@ async def test_sqlite_url_creates_its_tables_and_keeps_sessions_across_restarts(
     assert (await first.get("session")).data()["user"]["email"] == "ada@example.com"
     assert (tmp_path / "auth.db").stat().st_size > 0
 
+    status = await SchemaMigrator(resolve(config).config.adapter.adapter).status()
+    assert (status.version, status.pending) == (status.latest, ())
     await resolve(config).config.adapter.close()
 
     again = make_config(adapter=url)

@@ -45,6 +45,7 @@ DEFAULT_POOL_OPTIONS: Mapping[str, Any] = {
     "max_overflow": 10,
     "pool_timeout": 30,
     "pool_recycle": 1800,
+    "pool_pre_ping": True,
 }
 
 
@@ -137,6 +138,22 @@ class SQLAlchemyAdapter:
 
     async def create_user(self, user: AdapterUser) -> AdapterUser:
         """Insert ``user``; with integer ids the database's id replaces ``user.id``."""
+        async with self._transaction() as conn:
+            return await self._insert_user(conn, user)
+
+    async def create_user_and_session(
+        self, user: AdapterUser, session_token: str, expires: datetime
+    ) -> tuple[AdapterUser, AdapterSession]:
+        """Insert a new user and its first session in one transaction: both or neither."""
+        async with self._transaction() as conn:
+            stored = await self._insert_user(conn, user)
+            session = AdapterSession(
+                session_token=session_token, user_id=stored.id, expires=expires
+            )
+            await self._insert_session(conn, session)
+        return stored, session
+
+    async def _insert_user(self, conn: AsyncConnection, user: AdapterUser) -> AdapterUser:
         values: dict[str, Any] = {
             "name": user.name,
             "email": user.email,
@@ -145,8 +162,7 @@ class SQLAlchemyAdapter:
         }
         if self.id_type == "text":
             values["id"] = user.id
-        async with self._transaction() as conn:
-            result = await conn.execute(insert(self.tables.users).values(values))
+        result = await conn.execute(insert(self.tables.users).values(values))
         if self.id_type == "text":
             return user
         (new_id,) = result.inserted_primary_key or (None,)
@@ -254,10 +270,13 @@ class SQLAlchemyAdapter:
 
     async def create_session(self, session: AdapterSession) -> AdapterSession:
         """Insert ``session``."""
-        values = values_of(session) | {"user_id": self._user_ref(session.user_id)}
         async with self._transaction() as conn:
-            await conn.execute(insert(self.tables.sessions).values(values))
+            await self._insert_session(conn, session)
         return session
+
+    async def _insert_session(self, conn: AsyncConnection, session: AdapterSession) -> None:
+        values = values_of(session) | {"user_id": self._user_ref(session.user_id)}
+        await conn.execute(insert(self.tables.sessions).values(values))
 
     async def get_session_and_user(
         self, session_token: str
