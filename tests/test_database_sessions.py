@@ -195,8 +195,26 @@ async def test_custom_session_token_generator() -> None:
 
 
 async def test_jwt_strategy_with_an_adapter_still_stores_users() -> None:
+    triggers: list[str] = []
+
+    def jwt(token: dict[str, Any], trigger: str | None = None) -> dict[str, Any]:
+        triggers.append(trigger or "check")
+        return token
+
     adapter = MemoryAdapter()
-    client = database_client(adapter, session=SessionOptions(strategy="jwt"))
-    await client.sign_in_with_credentials(username="ada", password="correct horse")
+    client = database_client(
+        adapter, session=SessionOptions(strategy="jwt"), callbacks=Callbacks(jwt=jwt)
+    )
+    response = await client.sign_in_with_credentials(username="ada", password="correct horse")
+    assert (
+        response.header(
+            "location",
+        )
+        is not None
+    )
+    assert adapter.users["42"].email == "ada@example.com"
     assert adapter.sessions == {}
     assert (await client.get("session")).data()["user"]["name"] == "Ada Lovelace"
+    await client.sign_in_with_credentials(username="ada", password="correct horse")
+    assert triggers == ["signUp", "check", "signIn"]
+    assert len(adapter.users) == 1

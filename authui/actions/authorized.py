@@ -11,6 +11,7 @@ from authui.context import Context
 from authui.errors import AccessDenied
 from authui.http import InternalResponse
 from authui.sessions import DatabaseSessions, strategy_for
+from authui.sessions.database import store_new_user
 
 
 async def allowed_redirect(ctx: Context, **params: Any) -> str | None:
@@ -48,11 +49,15 @@ async def finish_sign_in(
     if elsewhere is not None:
         return InternalResponse(redirect=elsewhere)
     strategy = strategy_for(ctx.options)
-    if new_user is not None:
-        if not isinstance(strategy, DatabaseSessions):
-            raise TypeError("new users are stored with database sessions only")
+    if new_user is not None and isinstance(strategy, DatabaseSessions):
         user, cookies = await strategy.create_for_new_user(ctx, new_user)
         is_new_user = True
+    elif new_user is not None:
+        user = await store_new_user(ctx, new_user)
+        is_new_user = True
+        cookies = await strategy.create(
+            ctx, user=user, account=account, profile=profile, is_new_user=True
+        )
     else:
         cookies = await strategy.create(
             ctx, user=user, account=account, profile=profile, is_new_user=is_new_user

@@ -71,7 +71,7 @@ async def _credentials(ctx: Context, provider: Credentials) -> InternalResponse:
     user: dict[str, Any] = dict(result)
     user["id"] = str(user["id"]) if user.get("id") is not None else str(uuid.uuid4())
     new_user: AdapterUser | None = None
-    if ctx.options.strategy == "database":
+    if ctx.options.adapter is not None:
         found = await stored_user(ctx, user)
         if found is not None:
             user = user_record(found)
@@ -89,10 +89,10 @@ async def _credentials(ctx: Context, provider: Credentials) -> InternalResponse:
 
 
 async def stored_user(ctx: Context, user: dict[str, Any]) -> AdapterUser | None:
-    """The stored user for a credentials sign-in under database sessions: by id, else by
-    email. Nothing is written here: a new user is stored only once ``sign_in`` allows it."""
+    """The stored user for a credentials sign-in with an adapter: by id, else by email.
+    Nothing is written here: a new user is stored only once ``sign_in`` allows it."""
     adapter = adapter_of(ctx)
-    needed_for = "credentials sign-in with database sessions"
+    needed_for = "credentials sign-in with an adapter"
     found: AdapterUser | None = await adapter.call("get_user", needed_for, user["id"])
     email = user.get("email")
     if found is None and isinstance(email, str) and email:
@@ -109,7 +109,7 @@ def unsaved_user(user: dict[str, Any]) -> AdapterUser:
     email = user.get("email")
     if not isinstance(email, str) or not email:
         raise AuthError(
-            "With database sessions, authorize must return an email or the id of a stored user"
+            "With an adapter, authorize must return an email or the id of a stored user"
         )
     return AdapterUser(
         id=user["id"], email=email.lower(), name=user.get("name"), image=user.get("image")

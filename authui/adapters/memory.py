@@ -31,20 +31,24 @@ class MemoryAdapter:
         self.authenticators: dict[str, AdapterAuthenticator] = {}
 
     async def create_user(self, user: AdapterUser) -> AdapterUser:
-        if user.id in self.users:
-            raise ValueError(f"user {user.id!r} exists")
+        self._check_new(user)
         self.users[user.id] = user
         return user
 
     async def create_user_and_session(
         self, user: AdapterUser, session_token: str, expires: datetime
     ) -> tuple[AdapterUser, AdapterSession]:
-        if user.id in self.users:
-            raise ValueError(f"user {user.id!r} exists")
+        self._check_new(user)
         session = AdapterSession(session_token=session_token, user_id=user.id, expires=expires)
         self.users[user.id] = user
         self.sessions[session_token] = session
         return user, session
+
+    def _check_new(self, user: AdapterUser) -> None:
+        if user.id in self.users:
+            raise ValueError(f"user {user.id!r} exists")
+        if any(u.email == user.email for u in self.users.values()):
+            raise ValueError(f"another user has the email {user.email!r}")
 
     async def get_user(self, user_id: str) -> AdapterUser | None:
         return self.users.get(user_id)

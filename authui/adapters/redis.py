@@ -302,17 +302,40 @@ class RedisAdapter:
 
     async def create_session(self, session: AdapterSession) -> AdapterSession:
         """Store the session to expire at ``session.expires``."""
-        index_key = self.user_sessions_key(session.user_id)
         async with self._redis.pipeline(transaction=True) as pipe:
-            pipe.set(
-                self.session_key(session.session_token),
-                _dump_session(session),
-                pxat=_epoch_ms(session.expires),
-            )
-            pipe.zadd(index_key, {session.session_token: _epoch_ms(session.expires)})
-            pipe.zremrangebyscore(index_key, "-inf", f"({_epoch_ms(_now())}")
+            self._queue_session(pipe, session)
             await pipe.execute()
         return dataclasses.replace(session, expires=_utc(session.expires))
+
+    async def create_user_and_session(
+        self, user: AdapterUser, session_token: str, expires: datetime
+    ) -> tuple[AdapterUser, AdapterSession]:
+        """Store a new user and its first session in one transaction: both or neither."""
+        user_key, email_key = self.user_key(user.id), self.email_key(user.email)
+        session = AdapterSession(session_token=session_token, user_id=user.id, expires=expires)
+
+        async def step(pipe: Pipeline) -> tuple[AdapterUser, AdapterSession]:
+            if await pipe.exists(user_key):
+                raise ValueError(f"user {user.id!r} exists")
+            if await pipe.exists(email_key):
+                raise ValueError(f"another user has the email {user.email!r}")
+            _multi(pipe)
+            pipe.set(user_key, _dump_user(user))
+            pipe.set(email_key, user.id)
+            self._queue_session(pipe, session)
+            return _normal_user(user), dataclasses.replace(session, expires=_utc(expires))
+
+        return await self._transaction(step, user_key, email_key)
+
+    def _queue_session(self, pipe: Pipeline, session: AdapterSession) -> None:
+        index_key = self.user_sessions_key(session.user_id)
+        pipe.set(
+            self.session_key(session.session_token),
+            _dump_session(session),
+            pxat=_epoch_ms(session.expires),
+        )
+        pipe.zadd(index_key, {session.session_token: _epoch_ms(session.expires)})
+        pipe.zremrangebyscore(index_key, "-inf", f"({_epoch_ms(_now())}")
 
     async def get_session_and_user(
         self, session_token: str

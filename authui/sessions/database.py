@@ -43,6 +43,14 @@ def user_record(user: AdapterUser) -> dict[str, Any]:
     return {"id": user.id, **user_json(user), "email_verified": user.email_verified}
 
 
+async def store_new_user(ctx: Context, user: AdapterUser) -> dict[str, Any]:
+    """Store a new user (JWT sessions with an adapter) and emit ``create_user``."""
+    stored = await adapter_of(ctx).call("create_user", "storing new users", user)
+    record = user_record(stored)
+    await emit(ctx.options.config.events.create_user, ctx.options.logger, user=record)
+    return record
+
+
 class DatabaseSessions:
     """The ``database`` strategy."""
 

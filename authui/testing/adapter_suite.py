@@ -829,6 +829,50 @@ class AdapterConformanceWithoutWebAuthn(_ConformanceBase):
 
     # -- deleting users -------------------------------------------------------------------
 
+    async def test_new_user_with_first_session(self, adapter: Adapter) -> None:
+        """authui stores a new user with its first session: in one call when the adapter
+        offers ``create_user_and_session`` (then both or neither: a refused user leaves no
+        session), else with ``create_user`` then ``create_session``."""
+        user = _new_user()
+        token, expires = str(uuid.uuid4()), _at(days=30, microsecond=654_321)
+        atomic = getattr(adapter, "create_user_and_session", None)
+        if atomic is None:
+            stored = await adapter.create_user(user)
+            await adapter.create_session(
+                AdapterSession(session_token=token, user_id=stored.id, expires=expires)
+            )
+        else:
+            _expect(
+                inspect.iscoroutinefunction(atomic),
+                "create_user_and_session must be a coroutine function",
+            )
+            stored, session = await atomic(user, token, expires)
+            _expect(session.user_id == stored.id, "create_user_and_session: session.user_id")
+            # The same email again: a schema with unique emails refuses the user; then the
+            # session must not be stored either. Without that constraint both are stored.
+            second_token = str(uuid.uuid4())
+            try:
+                await atomic(_new_user(email=user.email), second_token, expires)
+            except Exception:
+                refused = True
+            else:
+                refused = False
+            second = await adapter.get_session_and_user(second_token)
+            if refused:
+                _absent(second, "a session from a create_user_and_session that failed")
+            else:
+                _present(second, "the session of a create_user_and_session that succeeded")
+        session_found, user_found = _present(
+            await adapter.get_session_and_user(token),
+            "get_session_and_user after storing a new user and its first session",
+        )
+        _same(user_found, dataclasses.replace(user, id=stored.id), "the new user")
+        _same(
+            session_found,
+            AdapterSession(session_token=token, user_id=stored.id, expires=expires),
+            "the new user's first session",
+        )
+
     async def test_delete_user_cascades(self, adapter: Adapter) -> None:
         user = await _create_user(adapter)
         other = await _create_user(adapter)
