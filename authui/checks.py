@@ -136,18 +136,28 @@ def _provider_errors(config: AuthConfig) -> list[AuthError]:
     return errors
 
 
+CREDENTIALS_USER_METHODS = ("get_user", "get_user_by_email", "create_user")
+"""What a credentials sign-in needs from an adapter, to find or store its user."""
+
+
 def _adapter_errors(config: AuthConfig) -> list[AuthError]:
-    if session_strategy(config) != "database":
-        return []
-    if config.adapter is None:
+    database = session_strategy(config) == "database"
+    if database and config.adapter is None:
         return [MissingAdapter("Database sessions need an adapter")]
-    missing = [
-        m for m in DATABASE_SESSION_METHODS if not callable(getattr(config.adapter, m, None))
-    ]
-    if missing:
-        return [
-            MissingAdapterMethods(
-                f"Database sessions need these adapter methods, which are missing: {missing}"
+    if config.adapter is None or isinstance(config.adapter, str):
+        return []
+    needs: dict[str, tuple[str, ...]] = {}
+    if database:
+        needs["Database sessions"] = DATABASE_SESSION_METHODS
+    if any(isinstance(p, Credentials) for p in config.providers):
+        needs["Credentials sign-in with an adapter"] = CREDENTIALS_USER_METHODS
+    errors: list[AuthError] = []
+    for feature, methods in needs.items():
+        missing = [m for m in methods if not callable(getattr(config.adapter, m, None))]
+        if missing:
+            errors.append(
+                MissingAdapterMethods(
+                    f"{feature} need these adapter methods, which are missing: {missing}"
+                )
             )
-        ]
-    return []
+    return errors

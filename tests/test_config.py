@@ -218,7 +218,7 @@ def test_credentials_only_with_database_strategy_is_supported() -> None:
     config = ok_config(session=SessionOptions(strategy="database"), adapter=MemoryAdapter())
     assert error_types(config) == []
     incomplete = ok_config(session=SessionOptions(strategy="database"), adapter=object())
-    assert error_types(incomplete) == [MissingAdapterMethods]
+    assert error_types(incomplete) == [MissingAdapterMethods, MissingAdapterMethods]
 
 
 def test_credentials_without_authorize() -> None:
