@@ -50,18 +50,16 @@ another user has (as the Auth.js SQL schemas' unique constraint would).
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from types import TracebackType
-from typing import Any, Self, TypeVar, cast
+from typing import Self, TypeVar, cast
 
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 from redis.exceptions import WatchError
 
 from authui.adapters.base import (
-    AccountType,
     AdapterAccount,
     AdapterAuthenticator,
     AdapterSession,
@@ -69,6 +67,7 @@ from authui.adapters.base import (
     UserChanges,
     VerificationToken,
 )
+from authui.adapters.json_records import dump_record, load_record, utc
 
 __all__ = ["DEFAULT_PREFIX", "RedisAdapter"]
 
@@ -175,7 +174,7 @@ class RedisAdapter:
             if await pipe.exists(email_key):
                 raise ValueError(f"another user has the email {user.email!r}")
             _multi(pipe)
-            pipe.set(user_key, _dump_user(user))
+            pipe.set(user_key, dump_record(user))
             pipe.set(email_key, user.id)
             return _normal_user(user)
 
@@ -183,7 +182,7 @@ class RedisAdapter:
 
     async def get_user(self, user_id: str) -> AdapterUser | None:
         """The user with this id, or ``None``."""
-        return _load_user(await self._redis.get(self.user_key(user_id)))
+        return _load(AdapterUser, await self._redis.get(self.user_key(user_id)))
 
     async def get_user_by_email(self, email: str) -> AdapterUser | None:
         """The user with this email, or ``None``."""
@@ -206,7 +205,7 @@ class RedisAdapter:
         user_key = self.user_key(user_id)
 
         async def step(pipe: Pipeline) -> AdapterUser:
-            user = _load_user(await pipe.get(user_key))
+            user = _load(AdapterUser, await pipe.get(user_key))
             if user is None:
                 raise KeyError(f"no user {user_id!r}")
             updated = _normal_user(dataclasses.replace(user, **changes))
@@ -223,7 +222,7 @@ class RedisAdapter:
                 pipe.set(new_key, user_id)
             else:
                 _multi(pipe)
-            pipe.set(user_key, _dump_user(updated))
+            pipe.set(user_key, dump_record(updated))
             return updated
 
         return await self._transaction(step, user_key)
@@ -237,7 +236,7 @@ class RedisAdapter:
         authenticators_key = self.user_authenticators_key(user_id)
 
         async def step(pipe: Pipeline) -> AdapterUser | None:
-            user = _load_user(await pipe.get(user_key))
+            user = _load(AdapterUser, await pipe.get(user_key))
             email_key = None
             if user is not None:
                 email_key = self.email_key(user.email)
@@ -270,11 +269,11 @@ class RedisAdapter:
         member = _account_member(account.provider, account.provider_account_id)
 
         async def step(pipe: Pipeline) -> AdapterAccount:
-            previous = _load_account(await pipe.get(key))
+            previous = _load(AdapterAccount, await pipe.get(key))
             _multi(pipe)
             if previous is not None and previous.user_id != account.user_id:
                 pipe.srem(self.user_accounts_key(previous.user_id), member)
-            pipe.set(key, _dump_account(account))
+            pipe.set(key, dump_record(account))
             pipe.sadd(self.user_accounts_key(account.user_id), member)
             return account
 
@@ -284,8 +283,9 @@ class RedisAdapter:
         self, provider: str, provider_account_id: str
     ) -> AdapterAccount | None:
         """Delete the account and return it, or ``None`` if there was none."""
-        account = _load_account(
-            await self._redis.getdel(self.account_key(provider, provider_account_id))
+        account = _load(
+            AdapterAccount,
+            await self._redis.getdel(self.account_key(provider, provider_account_id)),
         )
         if account is not None:
             await self._redis.srem(
@@ -296,7 +296,9 @@ class RedisAdapter:
 
     async def get_account(self, provider_account_id: str, provider: str) -> AdapterAccount | None:
         """The account, or ``None``."""
-        return _load_account(await self._redis.get(self.account_key(provider, provider_account_id)))
+        return _load(
+            AdapterAccount, await self._redis.get(self.account_key(provider, provider_account_id))
+        )
 
     # Sessions -------------------------------------------------------------------------
 
@@ -305,7 +307,7 @@ class RedisAdapter:
         async with self._redis.pipeline(transaction=True) as pipe:
             self._queue_session(pipe, session)
             await pipe.execute()
-        return dataclasses.replace(session, expires=_utc(session.expires))
+        return dataclasses.replace(session, expires=utc(session.expires))
 
     async def create_user_and_session(
         self, user: AdapterUser, session_token: str, expires: datetime
@@ -320,10 +322,10 @@ class RedisAdapter:
             if await pipe.exists(email_key):
                 raise ValueError(f"another user has the email {user.email!r}")
             _multi(pipe)
-            pipe.set(user_key, _dump_user(user))
+            pipe.set(user_key, dump_record(user))
             pipe.set(email_key, user.id)
             self._queue_session(pipe, session)
-            return _normal_user(user), dataclasses.replace(session, expires=_utc(expires))
+            return _normal_user(user), dataclasses.replace(session, expires=utc(expires))
 
         return await self._transaction(step, user_key, email_key)
 
@@ -331,7 +333,7 @@ class RedisAdapter:
         index_key = self.user_sessions_key(session.user_id)
         pipe.set(
             self.session_key(session.session_token),
-            _dump_session(session),
+            dump_record(session),
             pxat=_epoch_ms(session.expires),
         )
         pipe.zadd(index_key, {session.session_token: _epoch_ms(session.expires)})
@@ -341,7 +343,7 @@ class RedisAdapter:
         self, session_token: str
     ) -> tuple[AdapterSession, AdapterUser] | None:
         """The session and its user, or ``None`` if either is missing (or expired)."""
-        session = _load_session(await self._redis.get(self.session_key(session_token)))
+        session = _load(AdapterSession, await self._redis.get(self.session_key(session_token)))
         if session is None:
             return None
         user = await self.get_user(session.user_id)
@@ -352,12 +354,12 @@ class RedisAdapter:
         key = self.session_key(session_token)
 
         async def step(pipe: Pipeline) -> AdapterSession | None:
-            session = _load_session(await pipe.get(key))
+            session = _load(AdapterSession, await pipe.get(key))
             _multi(pipe)
             if session is None:
                 return None
-            updated = dataclasses.replace(session, expires=_utc(expires))
-            pipe.set(key, _dump_session(updated), pxat=_epoch_ms(expires))
+            updated = dataclasses.replace(session, expires=utc(expires))
+            pipe.set(key, dump_record(updated), pxat=_epoch_ms(expires))
             pipe.zadd(self.user_sessions_key(session.user_id), {session_token: _epoch_ms(expires)})
             return updated
 
@@ -365,7 +367,7 @@ class RedisAdapter:
 
     async def delete_session(self, session_token: str) -> AdapterSession | None:
         """Delete the session and return it, or ``None`` if there was none."""
-        session = _load_session(await self._redis.getdel(self.session_key(session_token)))
+        session = _load(AdapterSession, await self._redis.getdel(self.session_key(session_token)))
         if session is not None:
             await self._redis.zrem(self.user_sessions_key(session.user_id), session_token)
         return session
@@ -376,21 +378,26 @@ class RedisAdapter:
         """Store the token to expire at ``token.expires``."""
         await self._redis.set(
             self.verification_token_key(token.identifier, token.token),
-            _dump_token(token),
+            dump_record(token),
             pxat=_epoch_ms(token.expires),
         )
-        return dataclasses.replace(token, expires=_utc(token.expires))
+        return dataclasses.replace(token, expires=utc(token.expires))
 
     async def use_verification_token(self, identifier: str, token: str) -> VerificationToken | None:
         """Return the token and delete it in one step (``GETDEL``): of concurrent calls
         exactly one gets it; the others, and any later call, get ``None``."""
-        return _load_token(await self._redis.getdel(self.verification_token_key(identifier, token)))
+        return _load(
+            VerificationToken,
+            await self._redis.getdel(self.verification_token_key(identifier, token)),
+        )
 
     # Authenticators -------------------------------------------------------------------
 
     async def get_authenticator(self, credential_id: str) -> AdapterAuthenticator | None:
         """The authenticator, or ``None``."""
-        return _load_authenticator(await self._redis.get(self.authenticator_key(credential_id)))
+        return _load(
+            AdapterAuthenticator, await self._redis.get(self.authenticator_key(credential_id))
+        )
 
     async def create_authenticator(
         self, authenticator: AdapterAuthenticator
@@ -400,11 +407,11 @@ class RedisAdapter:
         credential_id = authenticator.credential_id
 
         async def step(pipe: Pipeline) -> AdapterAuthenticator:
-            previous = _load_authenticator(await pipe.get(key))
+            previous = _load(AdapterAuthenticator, await pipe.get(key))
             _multi(pipe)
             if previous is not None:
                 pipe.lrem(self.user_authenticators_key(previous.user_id), 0, credential_id)
-            pipe.set(key, _dump_authenticator(authenticator))
+            pipe.set(key, dump_record(authenticator))
             pipe.rpush(self.user_authenticators_key(authenticator.user_id), credential_id)
             return authenticator
 
@@ -418,7 +425,7 @@ class RedisAdapter:
         if not credential_ids:
             return []
         values = await self._redis.mget([self.authenticator_key(c) for c in credential_ids])
-        found = (_load_authenticator(value) for value in values)
+        found = (_load(AdapterAuthenticator, value) for value in values)
         return [a for a in found if a is not None]
 
     async def update_authenticator_counter(
@@ -429,12 +436,12 @@ class RedisAdapter:
         key = self.authenticator_key(credential_id)
 
         async def step(pipe: Pipeline) -> AdapterAuthenticator:
-            authenticator = _load_authenticator(await pipe.get(key))
+            authenticator = _load(AdapterAuthenticator, await pipe.get(key))
             if authenticator is None:
                 raise KeyError(f"no authenticator {credential_id!r}")
             updated = dataclasses.replace(authenticator, counter=counter)
             _multi(pipe)
-            pipe.set(key, _dump_authenticator(updated))
+            pipe.set(key, dump_record(updated))
             return updated
 
         return await self._transaction(step, key)
@@ -476,27 +483,10 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _utc(value: datetime) -> datetime:
-    """Aware UTC; a naive value is taken to be UTC already."""
-    return value.astimezone(UTC) if value.tzinfo is not None else value.replace(tzinfo=UTC)
-
-
 def _epoch_ms(value: datetime) -> int:
     """Milliseconds since the epoch, at least 1 (``PXAT`` refuses 0 and below; a time in
     the past makes Redis drop the key at once)."""
-    return max(1, (_utc(value) - _EPOCH) // _MILLISECOND)
-
-
-def _dump_date(value: datetime | None) -> str | None:
-    return None if value is None else _utc(value).isoformat()
-
-
-def _load_date(value: object) -> datetime | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise TypeError(f"expected an ISO 8601 date, got {value!r}")
-    return _utc(datetime.fromisoformat(value))
+    return max(1, (utc(value) - _EPOCH) // _MILLISECOND)
 
 
 def _text(value: object) -> str | None:
@@ -513,187 +503,11 @@ def _texts(values: object) -> list[str]:
     return [cast("str", _text(v)) for v in cast("list[object] | set[object]", values)]
 
 
-def _record(value: object) -> dict[str, Any] | None:
-    text = _text(value)
-    if text is None:
-        return None
-    record = json.loads(text)
-    if not isinstance(record, dict):
-        raise TypeError(f"expected a JSON object, got {text!r}")
-    return cast("dict[str, Any]", record)
-
-
-def _json(record: dict[str, Any]) -> str:
-    return json.dumps(record, separators=(",", ":"))
-
-
-def _str(record: dict[str, Any], key: str) -> str:
-    value = record[key]
-    if not isinstance(value, str):
-        raise TypeError(f"{key}: expected a string, got {value!r}")
-    return value
-
-
-def _opt_str(record: dict[str, Any], key: str) -> str | None:
-    value = record.get(key)
-    return None if value is None else _str(record, key)
-
-
-def _opt_int(record: dict[str, Any], key: str) -> int | None:
-    value = record.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{key}: expected an integer, got {value!r}")
-    return value
-
-
-def _required_date(record: dict[str, Any], key: str) -> datetime:
-    value = _load_date(record.get(key))
-    if value is None:
-        raise TypeError(f"{key}: missing date")
-    return value
-
-
 def _normal_user(user: AdapterUser) -> AdapterUser:
     verified = user.email_verified
-    return dataclasses.replace(user, email_verified=None if verified is None else _utc(verified))
+    return dataclasses.replace(user, email_verified=None if verified is None else utc(verified))
 
 
-def _dump_user(user: AdapterUser) -> str:
-    return _json(
-        {
-            "id": user.id,
-            "email": user.email,
-            "emailVerified": _dump_date(user.email_verified),
-            "name": user.name,
-            "image": user.image,
-        }
-    )
-
-
-def _load_user(value: object) -> AdapterUser | None:
-    record = _record(value)
-    if record is None:
-        return None
-    return AdapterUser(
-        id=_str(record, "id"),
-        email=_str(record, "email"),
-        email_verified=_load_date(record.get("emailVerified")),
-        name=_opt_str(record, "name"),
-        image=_opt_str(record, "image"),
-    )
-
-
-def _dump_account(account: AdapterAccount) -> str:
-    return _json(
-        {
-            "userId": account.user_id,
-            "type": account.type,
-            "provider": account.provider,
-            "providerAccountId": account.provider_account_id,
-            "access_token": account.access_token,
-            "refresh_token": account.refresh_token,
-            "expires_at": account.expires_at,
-            "id_token": account.id_token,
-            "scope": account.scope,
-            "token_type": account.token_type,
-            "session_state": account.session_state,
-        }
-    )
-
-
-def _load_account(value: object) -> AdapterAccount | None:
-    record = _record(value)
-    if record is None:
-        return None
-    return AdapterAccount(
-        user_id=_str(record, "userId"),
-        type=cast("AccountType", _str(record, "type")),
-        provider=_str(record, "provider"),
-        provider_account_id=_str(record, "providerAccountId"),
-        access_token=_opt_str(record, "access_token"),
-        refresh_token=_opt_str(record, "refresh_token"),
-        expires_at=_opt_int(record, "expires_at"),
-        id_token=_opt_str(record, "id_token"),
-        scope=_opt_str(record, "scope"),
-        token_type=_opt_str(record, "token_type"),
-        session_state=_opt_str(record, "session_state"),
-    )
-
-
-def _dump_session(session: AdapterSession) -> str:
-    return _json(
-        {
-            "sessionToken": session.session_token,
-            "userId": session.user_id,
-            "expires": _dump_date(session.expires),
-        }
-    )
-
-
-def _load_session(value: object) -> AdapterSession | None:
-    record = _record(value)
-    if record is None:
-        return None
-    return AdapterSession(
-        session_token=_str(record, "sessionToken"),
-        user_id=_str(record, "userId"),
-        expires=_required_date(record, "expires"),
-    )
-
-
-def _dump_token(token: VerificationToken) -> str:
-    return _json(
-        {
-            "identifier": token.identifier,
-            "token": token.token,
-            "expires": _dump_date(token.expires),
-        }
-    )
-
-
-def _load_token(value: object) -> VerificationToken | None:
-    record = _record(value)
-    if record is None:
-        return None
-    return VerificationToken(
-        identifier=_str(record, "identifier"),
-        token=_str(record, "token"),
-        expires=_required_date(record, "expires"),
-    )
-
-
-def _dump_authenticator(authenticator: AdapterAuthenticator) -> str:
-    return _json(
-        {
-            "credentialID": authenticator.credential_id,
-            "userId": authenticator.user_id,
-            "providerAccountId": authenticator.provider_account_id,
-            "counter": authenticator.counter,
-            "credentialBackedUp": authenticator.credential_backed_up,
-            "credentialPublicKey": authenticator.credential_public_key,
-            "credentialDeviceType": authenticator.credential_device_type,
-            "transports": authenticator.transports,
-        }
-    )
-
-
-def _load_authenticator(value: object) -> AdapterAuthenticator | None:
-    record = _record(value)
-    if record is None:
-        return None
-    counter = _opt_int(record, "counter")
-    backed_up = record.get("credentialBackedUp")
-    if counter is None or not isinstance(backed_up, bool):
-        raise TypeError(f"malformed authenticator {record!r}")
-    return AdapterAuthenticator(
-        credential_id=_str(record, "credentialID"),
-        user_id=_str(record, "userId"),
-        provider_account_id=_str(record, "providerAccountId"),
-        counter=counter,
-        credential_backed_up=backed_up,
-        credential_public_key=_str(record, "credentialPublicKey"),
-        credential_device_type=_str(record, "credentialDeviceType"),
-        transports=_opt_str(record, "transports"),
-    )
+def _load(cls: type[_T], value: object) -> _T | None:
+    """A record stored as JSON (the reply may be ``bytes``)."""
+    return load_record(cls, _text(value))

@@ -1,0 +1,105 @@
+"""Adapter records as JSON objects with the Auth.js field names (``emailVerified``,
+``userId``, ``providerAccountId``, ``credentialID``; OAuth's own ``access_token`` …), for
+stores that keep JSON (Redis). Dates are ISO 8601 strings with a UTC offset; reading checks
+every field's type against the record's annotations."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+from datetime import UTC, datetime
+from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
+
+R = TypeVar("R")
+
+OAUTH_FIELDS = frozenset(
+    {
+        "access_token",
+        "refresh_token",
+        "expires_at",
+        "id_token",
+        "scope",
+        "token_type",
+        "session_state",
+    }
+)
+SPECIAL_NAMES = {"credential_id": "credentialID"}
+
+
+def authjs_name(field: str) -> str:
+    """The Auth.js name of a record field: camelCase, but OAuth's fields keep theirs."""
+    if field in SPECIAL_NAMES:
+        return SPECIAL_NAMES[field]
+    if field in OAUTH_FIELDS:
+        return field
+    head, *rest = field.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+def utc(value: datetime) -> datetime:
+    """``value`` in UTC (a naive value is taken to be UTC)."""
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def dump_record(record: Any) -> str:
+    """The record as a compact JSON object."""
+    values = {}
+    for field in dataclasses.fields(record):
+        value = getattr(record, field.name)
+        values[authjs_name(field.name)] = (
+            utc(value).isoformat() if isinstance(value, datetime) else value
+        )
+    return json.dumps(values, separators=(",", ":"))
+
+
+def load_record(cls: type[R], text: str | None) -> R | None:
+    """The record in ``text`` (``None`` stays ``None``).
+
+    Raises:
+        TypeError: The JSON is not an object, or a field is missing or of the wrong type.
+    """
+    if text is None:
+        return None
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise TypeError(f"expected a JSON object, got {text!r}")
+    hints = _hints(cls)
+    values = {
+        field.name: _check(field.name, hints[field.name], data.get(authjs_name(field.name)))
+        for field in dataclasses.fields(cls)  # type: ignore[arg-type]
+    }
+    return cls(**values)
+
+
+_HINTS: dict[object, dict[str, Any]] = {}
+
+
+def _hints(cls: object) -> dict[str, Any]:
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = get_type_hints(cls)
+    return hints
+
+
+def _check(name: str, hint: Any, value: object) -> object:
+    args = get_args(hint)
+    optional = get_origin(hint) in (Union, types.UnionType) and type(None) in args
+    expected = next(a for a in args if a is not type(None)) if optional else hint
+    if value is None:
+        if optional:
+            return None
+        raise TypeError(f"{name}: missing")
+    if expected is datetime:
+        if not isinstance(value, str):
+            raise TypeError(f"{name}: expected an ISO 8601 date, got {value!r}")
+        return utc(datetime.fromisoformat(value))
+    if get_origin(expected) is Literal:
+        if value not in get_args(expected):
+            raise TypeError(f"{name}: expected one of {get_args(expected)}, got {value!r}")
+        return value
+    if expected is int and isinstance(value, bool):
+        raise TypeError(f"{name}: expected an integer, got {value!r}")
+    if not isinstance(value, expected):
+        raise TypeError(f"{name}: expected {expected.__name__}, got {value!r}")
+    return value
