@@ -35,6 +35,7 @@ from authui.adapters.base import (
 from authui.adapters.sql.schema import to_utc
 from authui.adapters.sqlalchemy import IdType, SQLAlchemyAdapter, SQLNaming
 from authui.testing import AdapterConformance
+from tests.peers.authjs_schema import AUTHJS_POSTGRES_DDL
 
 _T = TypeVar("_T")
 
@@ -76,53 +77,6 @@ class Database:
                 await conn.execute(delete(table))
         return adapter
 
-
-# Auth.js's schema, as @auth/pg-adapter documents it (``{users}`` etc. are table names) ---
-
-AUTHJS_POSTGRES_DDL = (
-    """CREATE TABLE {verification_token} (
-        identifier TEXT NOT NULL,
-        expires TIMESTAMPTZ NOT NULL,
-        token TEXT NOT NULL,
-        PRIMARY KEY (identifier, token))""",
-    """CREATE TABLE {accounts} (
-        id SERIAL,
-        "userId" INTEGER NOT NULL,
-        type VARCHAR(255) NOT NULL,
-        provider VARCHAR(255) NOT NULL,
-        "providerAccountId" VARCHAR(255) NOT NULL,
-        refresh_token TEXT,
-        access_token TEXT,
-        expires_at BIGINT,
-        id_token TEXT,
-        scope TEXT,
-        session_state TEXT,
-        token_type TEXT,
-        PRIMARY KEY (id))""",
-    """CREATE TABLE {sessions} (
-        id SERIAL,
-        "userId" INTEGER NOT NULL,
-        expires TIMESTAMPTZ NOT NULL,
-        "sessionToken" VARCHAR(255) NOT NULL,
-        PRIMARY KEY (id))""",
-    """CREATE TABLE {users} (
-        id SERIAL,
-        name VARCHAR(255),
-        email VARCHAR(255),
-        "emailVerified" TIMESTAMPTZ,
-        image TEXT,
-        PRIMARY KEY (id))""",
-    """CREATE TABLE {authenticators} (
-        "credentialID" TEXT NOT NULL,
-        "userId" INTEGER NOT NULL,
-        "providerAccountId" TEXT NOT NULL,
-        "credentialPublicKey" TEXT NOT NULL,
-        counter INTEGER NOT NULL,
-        "credentialDeviceType" TEXT NOT NULL,
-        "credentialBackedUp" BOOLEAN NOT NULL,
-        transports TEXT,
-        PRIMARY KEY ("credentialID"))""",
-)
 
 # The same schema in MariaDB's words (DATETIME(3) as Prisma keeps JavaScript dates; the
 # database's default collation, as an Auth.js app would have created it).

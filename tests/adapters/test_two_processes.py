@@ -12,22 +12,12 @@ straight from the store after sign-in and after sign-out.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import secrets
-import socket
-import subprocess
-import sys
-import tempfile
-import time
-import urllib.error
-import urllib.request
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from datetime import datetime
-from pathlib import Path
-from typing import IO
 
 import httpx
 import pytest
@@ -38,10 +28,9 @@ from authui.adapters.sql.schema import to_utc
 from authui.adapters.sqlalchemy import SQLAlchemyAdapter, SQLNaming
 from tests.adapters.conftest import Service, require
 from tests.peers.pgadapter_node import fresh_schema, run_isolated
+from tests.peers.servers import hypercorn_servers
 
-ROOT = Path(__file__).resolve().parents[2]
 APP = "tests.peers.shared_app:app"
-START_TIMEOUT = 30.0
 SESSION_COOKIE = "authjs.session-token"
 REDIS = Service(
     "Redis",
@@ -55,63 +44,6 @@ StoredExpiry = Callable[[str], Awaitable[datetime | None]]
 
 
 # The servers ----------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def servers(count: int, env: dict[str, str]) -> Iterator[list[str]]:
-    """``count`` hypercorn processes of the shared app on pre-bound free ports, started
-    together; yields their base URLs and stops them afterwards."""
-    started: list[tuple[subprocess.Popen[bytes], str, Path]] = []
-    with (
-        tempfile.TemporaryDirectory(prefix="authui-shared-") as tmp,
-        contextlib.ExitStack() as stack,
-    ):
-        try:
-            for index in range(count):
-                listener = stack.enter_context(socket.socket(socket.AF_INET, socket.SOCK_STREAM))
-                listener.bind(("127.0.0.1", 0))
-                listener.listen(128)
-                fd = listener.fileno()
-                log = Path(tmp) / f"server-{index}.log"
-                log_file: IO[bytes] = stack.enter_context(log.open("wb"))
-                server = subprocess.Popen(
-                    [sys.executable, "-m", "hypercorn", "--bind", f"fd://{fd}", APP],
-                    cwd=ROOT,
-                    env=env,
-                    pass_fds=[fd],
-                    stdout=log_file,
-                    stderr=subprocess.STDOUT,
-                )
-                started.append((server, f"http://127.0.0.1:{listener.getsockname()[1]}", log))
-            stack.close()  # the children hold the listening sockets now
-            for server, url, log in started:
-                wait_until_up(url, server, log)
-            yield [url for _, url, _ in started]
-        finally:
-            for server, _, _ in started:
-                server.terminate()
-            for server, _, _ in started:
-                try:
-                    server.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    server.kill()
-                    server.wait()
-
-
-def wait_until_up(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT
-    while True:
-        if server.poll() is not None:
-            raise RuntimeError(f"{url} exited ({server.returncode}):\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(url + "/auth/providers", timeout=2) as answer:  # noqa: S310
-                if answer.status == 200:
-                    return
-        except (urllib.error.URLError, OSError):
-            pass
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"{url} did not answer in time:\n{log.read_text()}")
-        time.sleep(0.05)
 
 
 def server_env(**settings: str) -> dict[str, str]:
@@ -224,7 +156,7 @@ async def test_postgres_session_moves_between_processes(
         AUTHUI_SHARED_POSTGRES_URL=postgres_url,
         AUTHUI_SHARED_POSTGRES_SCHEMA=pg_schema,
     )
-    with servers(2, env) as (a, b):
+    with hypercorn_servers(APP, 2, env) as (a, b):
         await sign_in_use_and_sign_out(a, b, stored_expiry)
     user = await pg_adapter.get_user_by_email("ada@example.com")
     assert user is not None, "the user was not stored"
@@ -243,7 +175,7 @@ async def test_redis_session_moves_between_processes(redis_client: Redis) -> Non
         AUTHUI_SHARED_REDIS_PREFIX=prefix,
     )
     try:
-        with servers(2, env) as (a, b):
+        with hypercorn_servers(APP, 2, env) as (a, b):
             await sign_in_use_and_sign_out(a, b, stored_expiry)
         assert await redis_client.get(f"{prefix}user-by-email:ada@example.com") is not None
     finally:

@@ -26,13 +26,7 @@ import contextlib
 import importlib.util
 import os
 import secrets
-import socket
-import subprocess
-import sys
 import tempfile
-import time
-import urllib.error
-import urllib.request
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +37,7 @@ import pytest
 import pytest_asyncio
 
 from tests.peers.availability import peer_missing
+from tests.peers.servers import hypercorn_servers
 
 if TYPE_CHECKING:
     from playwright.async_api import (
@@ -75,7 +70,6 @@ CHROMIUM_ARGS = [
     " EXCLUDE 127.0.0.1",
 ]
 LOOPBACK = {"127.0.0.1", "localhost"}
-START_TIMEOUT = 30.0
 TIMEOUT_MS = 10_000
 """Playwright's wait limit per step: everything here is local and takes well under a second."""
 INSTALL_HINT = (
@@ -95,22 +89,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 # --- the server -------------------------------------------------------------------------------
-
-
-def _wait_until_up(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT
-    while True:
-        if server.poll() is not None:
-            raise RuntimeError(f"the e2e server exited ({server.returncode}):\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(url + "/auth/providers", timeout=2) as answer:  # noqa: S310
-                if answer.status == 200:
-                    return
-        except (urllib.error.URLError, OSError):
-            pass
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"the e2e server did not answer in time:\n{log.read_text()}")
-        time.sleep(0.05)
 
 
 @pytest.fixture(scope="session")
@@ -278,34 +256,8 @@ class DemoWatch:
 @contextlib.contextmanager
 def _hypercorn(app: str, env: dict[str, str]) -> Iterator[str]:
     """``app`` in hypercorn on 127.0.0.1 and a pre-bound free port; yields its URL."""
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(128)
-    port = listener.getsockname()[1]
-    fd = listener.fileno()
-    with tempfile.TemporaryDirectory(prefix="authui-e2e-") as tmp:
-        log = Path(tmp) / "server.log"
-        with log.open("wb") as log_file:
-            server = subprocess.Popen(
-                [sys.executable, "-m", "hypercorn", "--bind", f"fd://{fd}", app],
-                cwd=ROOT,
-                env=env,
-                pass_fds=[fd],
-                stdout=log_file,
-                stderr=subprocess.STDOUT,
-            )
-        listener.close()
-        url = f"http://127.0.0.1:{port}"
-        try:
-            _wait_until_up(url, server, log)
-            yield url
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+    with hypercorn_servers(app, 1, env) as (url,):
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -31,6 +31,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from tests.peers.authjs_schema import AUTHJS_POSTGRES_DDL
 from tests.peers.availability import peer_missing
 
 PEER_DIR = Path(__file__).resolve().parent / "pgadapter"
@@ -46,39 +47,15 @@ Call = Mapping[str, Any]
 Answer = dict[str, Any]
 """``{"result": …}`` or ``{"error": message, "name": error class}``"""
 
-AUTHJS_DDL = (
-    """CREATE TABLE verification_token (
-        identifier TEXT NOT NULL,
-        expires TIMESTAMPTZ NOT NULL,
-        token TEXT NOT NULL,
-        PRIMARY KEY (identifier, token))""",
-    """CREATE TABLE accounts (
-        id SERIAL,
-        "userId" INTEGER NOT NULL,
-        type VARCHAR(255) NOT NULL,
-        provider VARCHAR(255) NOT NULL,
-        "providerAccountId" VARCHAR(255) NOT NULL,
-        refresh_token TEXT,
-        access_token TEXT,
-        expires_at BIGINT,
-        id_token TEXT,
-        scope TEXT,
-        session_state TEXT,
-        token_type TEXT,
-        PRIMARY KEY (id))""",
-    """CREATE TABLE sessions (
-        id SERIAL,
-        "userId" INTEGER NOT NULL,
-        expires TIMESTAMPTZ NOT NULL,
-        "sessionToken" VARCHAR(255) NOT NULL,
-        PRIMARY KEY (id))""",
-    """CREATE TABLE users (
-        id SERIAL,
-        name VARCHAR(255),
-        email VARCHAR(255),
-        "emailVerified" TIMESTAMPTZ,
-        image TEXT,
-        PRIMARY KEY (id))""",
+AUTHJS_DDL = tuple(
+    ddl.format(
+        users="users",
+        accounts="accounts",
+        sessions="sessions",
+        verification_token="verification_token",
+    )
+    for ddl in AUTHJS_POSTGRES_DDL
+    if "{authenticators}" not in ddl
 )
 """Auth.js's PostgreSQL schema as ``@auth/pg-adapter`` documents it, with unqualified
 table names (run it with ``search_path`` set). The pg adapter has no passkey methods, so
