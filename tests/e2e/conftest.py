@@ -140,6 +140,25 @@ def offsite_requests() -> list[str]:
     return []
 
 
+async def guarded_context(
+    browser: Browser, base_url: str, escaped: list[str], **kwargs: Any
+) -> BrowserContext:
+    """A fresh context on ``base_url`` that aborts every request off loopback and records
+    it in ``escaped`` (the fixtures fail the test on any)."""
+    context = await browser.new_context(base_url=base_url, **kwargs)
+    context.set_default_timeout(TIMEOUT_MS)
+
+    async def guard(route: Route, request: Request) -> None:
+        if urlsplit(request.url).hostname in LOOPBACK or request.url.startswith("data:"):
+            await route.fallback()
+        else:
+            escaped.append(f"{request.method} {request.url}")
+            await route.abort("blockedbyclient")
+
+    await context.route("**/*", guard)
+    return context
+
+
 @pytest_asyncio.fixture(loop_scope="session")
 async def new_context(
     browser: Browser, e2e_server: str, offsite_requests: list[str]
@@ -151,18 +170,9 @@ async def new_context(
     contexts: list[BrowserContext] = []
     escaped = offsite_requests
 
-    async def guard(route: Route, request: Request) -> None:
-        if urlsplit(request.url).hostname in LOOPBACK or request.url.startswith("data:"):
-            await route.fallback()
-        else:
-            escaped.append(f"{request.method} {request.url}")
-            await route.abort("blockedbyclient")
-
     async def make(**kwargs: Any) -> BrowserContext:
-        context = await browser.new_context(base_url=e2e_server, **kwargs)
+        context = await guarded_context(browser, e2e_server, escaped, **kwargs)
         contexts.append(context)
-        context.set_default_timeout(TIMEOUT_MS)
-        await context.route("**/*", guard)
         return context
 
     yield make
@@ -290,18 +300,9 @@ async def new_demo_context(
     contexts: list[BrowserContext] = []
     escaped = offsite_requests
 
-    async def guard(route: Route, request: Request) -> None:
-        if urlsplit(request.url).hostname in LOOPBACK or request.url.startswith("data:"):
-            await route.fallback()
-        else:
-            escaped.append(f"{request.method} {request.url}")
-            await route.abort("blockedbyclient")
-
     async def make(**kwargs: Any) -> BrowserContext:
-        context = await browser.new_context(base_url=demo_server, **kwargs)
+        context = await guarded_context(browser, demo_server, escaped, **kwargs)
         contexts.append(context)
-        context.set_default_timeout(TIMEOUT_MS)
-        await context.route("**/*", guard)
         await context.add_init_script(CSP_REPORTER)
         context.on("console", demo_watch.on_console)
         context.on("weberror", lambda error: demo_watch.page_errors.append(str(error.error)))

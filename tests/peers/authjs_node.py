@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,12 +20,12 @@ from typing import Any
 import pytest
 
 from tests.peers.availability import peer_missing
+from tests.peers.node import PeerError, run_node_json
 
 PEER_DIR = Path(__file__).resolve().parent / "authjs"
 SCRIPT = PEER_DIR / "jwt.mjs"
 CORE_SCRIPT = PEER_DIR / "core.mjs"
 PACKAGE = PEER_DIR / "node_modules" / "@auth" / "core"
-TIMEOUT = 60.0
 INSTALL_HINT = "run scripts/test, which runs `npm ci` in tests/peers/authjs"
 
 Operation = Mapping[str, Any]
@@ -35,10 +34,6 @@ Scenario = Mapping[str, Any]
 """``{"name", "origin", "steps": [{"method", "path", "headers", "body", "cookies", "jar"}]}``"""
 StepResult = dict[str, Any]
 """``{"status", "headers": {lower-cased name: [values]}, "body", "logged"}``"""
-
-
-class PeerError(RuntimeError):
-    """The node process failed or answered something that is not a result list."""
 
 
 class AuthJS:
@@ -50,25 +45,7 @@ class AuthJS:
     def run_script(self, script: Path, request: Any) -> Any:
         """Send ``request`` as JSON to ``script``'s stdin, in one node process; return the
         JSON it writes to stdout."""
-        try:
-            done = subprocess.run(
-                [self.node, str(script)],
-                input=json.dumps(request),
-                capture_output=True,
-                text=True,
-                encoding="utf-8",
-                timeout=TIMEOUT,
-                cwd=PEER_DIR,
-                check=False,
-            )
-        except subprocess.TimeoutExpired as exc:
-            raise PeerError(f"{script.name} did not answer within {TIMEOUT} s") from exc
-        if done.returncode != 0:
-            raise PeerError(f"{script.name} exited with {done.returncode}:\n{done.stderr}")
-        try:
-            return json.loads(done.stdout)
-        except ValueError as exc:
-            raise PeerError(f"{script.name} answered {done.stdout[:200]!r}") from exc
+        return run_node_json(self.node, script, request)
 
     def run(self, operations: Sequence[Operation]) -> list[Result]:
         """Answer every operation, in order, from one node process.

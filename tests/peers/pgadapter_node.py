@@ -19,7 +19,6 @@ import concurrent.futures
 import contextlib
 import json
 import shutil
-import subprocess
 import uuid
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
@@ -33,11 +32,11 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from tests.peers.authjs_schema import AUTHJS_POSTGRES_DDL
 from tests.peers.availability import peer_missing
+from tests.peers.node import PeerError, run_node_json
 
 PEER_DIR = Path(__file__).resolve().parent / "pgadapter"
 SCRIPT = PEER_DIR / "adapter.mjs"
 PACKAGES = (PEER_DIR / "node_modules" / "@auth" / "pg-adapter", PEER_DIR / "node_modules" / "pg")
-TIMEOUT = 60.0
 INSTALL_HINT = "run scripts/test, which runs `npm ci` in tests/peers/pgadapter"
 
 _T = TypeVar("_T")
@@ -60,10 +59,6 @@ AUTHJS_DDL = tuple(
 """Auth.js's PostgreSQL schema as ``@auth/pg-adapter`` documents it, with unqualified
 table names (run it with ``search_path`` set). The pg adapter has no passkey methods, so
 there is no ``authenticators`` table."""
-
-
-class PeerError(RuntimeError):
-    """The node process failed or answered something that is not a result per call."""
 
 
 def js_date(value: datetime) -> dict[str, str]:
@@ -116,27 +111,9 @@ class PgAdapter:
         if len(set(names)) != len(names):
             raise ValueError(f"call names must be unique: {names}")
         request = {"connection": node_connection(url), "searchPath": schema, "calls": list(calls)}
-        try:
-            done = subprocess.run(
-                [self.node, str(SCRIPT)],
-                input=json.dumps(request),
-                capture_output=True,
-                text=True,
-                encoding="utf-8",
-                timeout=TIMEOUT,
-                cwd=PEER_DIR,
-                check=False,
-            )
-        except subprocess.TimeoutExpired as exc:
-            raise PeerError(f"{SCRIPT.name} did not answer within {TIMEOUT} s") from exc
-        if done.returncode != 0:
-            raise PeerError(f"{SCRIPT.name} exited with {done.returncode}:\n{done.stderr}")
-        try:
-            answers = json.loads(done.stdout)
-        except ValueError as exc:
-            raise PeerError(f"{SCRIPT.name} answered {done.stdout[:200]!r}") from exc
+        answers = run_node_json(self.node, SCRIPT, request)
         if not isinstance(answers, dict) or sorted(answers) != sorted(names):
-            raise PeerError(f"{SCRIPT.name} answered {done.stdout[:200]!r}")
+            raise PeerError(f"{SCRIPT.name} answered {json.dumps(answers)[:200]!r}")
         return {name: from_js(answer) for name, answer in answers.items()}
 
 
