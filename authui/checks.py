@@ -6,9 +6,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from authui.config import AuthConfig
+from authui.env import provider_env_prefix
 from authui.errors import (
     AuthError,
     InvalidCallbackUrl,
+    InvalidEndpoints,
     InvalidProvider,
     MissingAdapter,
     MissingAdapterMethods,
@@ -19,6 +21,7 @@ from authui.errors import (
 from authui.http import Request
 from authui.logger import WarningCode
 from authui.providers.credentials import Credentials
+from authui.providers.oauth import OAuthProvider
 from authui.urls import is_valid_callback_url
 
 DATABASE_SESSION_METHODS = (
@@ -124,15 +127,63 @@ def static_check(config: AuthConfig) -> ConfigCheck:
 
 def _provider_errors(config: AuthConfig) -> list[AuthError]:
     errors: list[AuthError] = []
-    duplicates = [pid for pid, n in Counter(p.id for p in config.providers).items() if n > 1]
-    if duplicates:
-        errors.append(InvalidProvider(f"Provider ids must be unique; repeated: {duplicates}"))
+    counts = Counter(p.id for p in config.providers)
+    for pid in (pid for pid, n in counts.items() if n > 1):
+        named = " and ".join(
+            f"{p.name} ({type(p).__name__})" for p in config.providers if p.id == pid
+        )
+        errors.append(
+            InvalidProvider(
+                f"Provider ids must be unique: {named} both have the id {pid!r}; give one "
+                "of them another id"
+            )
+        )
+    for provider in config.providers:
+        if isinstance(provider, OAuthProvider):
+            errors.extend(oauth_provider_errors(provider))
     credentials = [p for p in config.providers if isinstance(p, Credentials)]
     errors.extend(
         MissingAuthorize(f"Credentials provider {p.id!r} has no `authorize` function")
         for p in credentials
         if p.authorize is None
     )
+    return errors
+
+
+def oauth_provider_errors(provider: OAuthProvider) -> list[AuthError]:
+    """What an OAuth/OIDC provider lacks: a client id, an issuer or its endpoints, the key
+    its client authentication needs."""
+    env = provider_env_prefix(provider.id)
+    errors: list[AuthError] = []
+    if not provider.client_id:
+        errors.append(InvalidProvider(f"Provider {provider.id!r} has no client_id: set {env}ID"))
+    if provider.issuer is None:
+        endpoints = {
+            "authorization": provider.authorization.url,
+            "token": provider.token.url,
+            "userinfo": provider.userinfo.url or provider.userinfo.request,
+        }
+        missing = [name for name, given in endpoints.items() if not given]
+        if provider.type == "oidc":
+            errors.append(
+                InvalidEndpoints(
+                    f"OpenID provider {provider.id!r} needs an issuer to discover its "
+                    f"endpoints: set {env}ISSUER (or issuer=...)"
+                )
+            )
+        elif missing:
+            errors.append(
+                InvalidEndpoints(
+                    f"Provider {provider.id!r} has no issuer and no {' or '.join(missing)} "
+                    f"endpoint: set {env}ISSUER (or issuer=...), or the endpoints"
+                )
+            )
+    if provider.client_auth == "private_key_jwt" and provider.client_private_key is None:
+        errors.append(
+            InvalidProvider(
+                f"Provider {provider.id!r} uses private_key_jwt: set client_private_key"
+            )
+        )
     return errors
 
 

@@ -50,6 +50,10 @@ class JWTDecodeError(ValueError):
     """The token is malformed, was made with another secret or salt, or has expired."""
 
 
+class JWTExpired(JWTDecodeError):
+    """The token decrypts but its ``exp`` has passed."""
+
+
 def _secrets(secret: Secret) -> list[str]:
     keys = [secret] if isinstance(secret, str) else list(secret)
     if not keys or not all(keys):
@@ -162,7 +166,7 @@ def _check_times(claims: JWT) -> None:
         if name in claims and not isinstance(claims[name], int | float):
             raise JWTDecodeError(f'"{name}" claim must be a number')
     if "exp" in claims and claims["exp"] <= now - CLOCK_TOLERANCE:
-        raise JWTDecodeError('"exp" claim timestamp check failed')
+        raise JWTExpired('"exp" claim timestamp check failed')
     if "nbf" in claims and claims["nbf"] > now + CLOCK_TOLERANCE:
         raise JWTDecodeError('"nbf" claim timestamp check failed')
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -40,14 +41,19 @@ async def finish_sign_in(
     credentials: dict[str, Any] | None = None,
     is_new_user: bool | None = None,
     new_user: AdapterUser | None = None,
+    store: Callable[[], Awaitable[dict[str, Any]]] | None = None,
 ) -> InternalResponse:
-    """Check ``sign_in``, store ``new_user`` (if any) with the session, emit ``sign_in``
-    and redirect. Nothing is written when ``sign_in`` refuses or redirects elsewhere."""
+    """Check ``sign_in``; then store ``new_user`` (if any) with the session, or run
+    ``store`` (which writes and returns the stored user) before the session; emit
+    ``sign_in`` and redirect. Nothing is written when ``sign_in`` refuses or redirects
+    elsewhere."""
     elsewhere = await allowed_redirect(
         ctx, user=user, account=account, profile=profile, credentials=credentials
     )
     if elsewhere is not None:
         return InternalResponse(redirect=elsewhere)
+    if store is not None:
+        user = await store()
     strategy = strategy_for(ctx.options)
     if new_user is not None and isinstance(strategy, DatabaseSessions):
         user, cookies = await strategy.create_for_new_user(ctx, new_user)

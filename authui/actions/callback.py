@@ -20,18 +20,25 @@ from authui.errors import (
     MissingCSRF,
 )
 from authui.http import InternalResponse
+from authui.oauth.callback import complete, forward_from_proxy
+from authui.oauth.linking import decide
 from authui.pages import signin_error_message
 from authui.providers.credentials import Credentials
+from authui.providers.oauth import OAuthProvider
 from authui.sessions.database import adapter_of, user_record
 
 
 async def get(ctx: Context) -> InternalResponse:
     provider = ctx.provider
+    if isinstance(provider, OAuthProvider):
+        return await _oauth(ctx, provider)
     raise InvalidProvider(f"GET callbacks are not supported for {provider.type!r} providers")
 
 
 async def post(ctx: Context) -> InternalResponse:
     provider = ctx.provider
+    if isinstance(provider, OAuthProvider):
+        return await _oauth(ctx, provider)
     if isinstance(provider, Credentials):
         if not ctx.csrf.verified:
             raise MissingCSRF("CSRF token was missing during a credentials sign-in")
@@ -42,6 +49,31 @@ async def post(ctx: Context) -> InternalResponse:
         except Exception as exc:
             raise CallbackRouteError(cause={"err": exc, "provider": provider.id}) from exc
     raise InvalidProvider(f"POST callbacks are not supported for {provider.type!r} providers")
+
+
+async def _oauth(ctx: Context, provider: OAuthProvider) -> InternalResponse:
+    """An OAuth provider's answer: forwarded when this is the redirect proxy, else the
+    round trip completed, the linking rules applied and the user signed in."""
+    forward = forward_from_proxy(ctx, provider)
+    if forward is not None:
+        return InternalResponse(redirect=forward)
+    try:
+        authorized = await complete(ctx, provider)
+        linking = await decide(ctx, provider, authorized)
+    except AuthError:
+        raise
+    except Exception as exc:
+        raise CallbackRouteError(
+            f"Sign-in with {provider.id} failed: {exc}", cause={"err": exc, "provider": provider.id}
+        ) from exc
+    return await finish_sign_in(
+        ctx,
+        user=linking.user,
+        account=authorized.account,
+        profile=authorized.profile,
+        is_new_user=linking.is_new_user,
+        store=linking.store,
+    )
 
 
 def inline_error(ctx: Context, error: AuthError) -> InternalResponse | None:

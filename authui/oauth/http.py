@@ -1,0 +1,81 @@
+"""Sending a provider's requests: its ``custom_fetch``, else one shared httpx client."""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from typing import Any
+
+import httpx
+
+from authui.providers.oauth import OAuthProvider
+
+TIMEOUT = httpx.Timeout(10.0, connect=5.0)
+"""Per-request limits: a provider that hangs must not hold a sign-in (or a worker) forever."""
+
+USER_AGENT = "authui"
+
+_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, httpx.AsyncClient] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def shared_client() -> httpx.AsyncClient:
+    """The process's client for the running event loop (connection pools belong to one
+    loop, so a second loop, as in tests, gets its own)."""
+    loop = asyncio.get_running_loop()
+    client = _clients.get(loop)
+    if client is None or client.is_closed:
+        client = httpx.AsyncClient(timeout=TIMEOUT, headers={"User-Agent": USER_AGENT})
+        _clients[loop] = client
+    return client
+
+
+async def fetch(provider: OAuthProvider, request: httpx.Request) -> httpx.Response:
+    """Send ``request`` for ``provider``; the body is read before returning."""
+    if provider.custom_fetch is not None:
+        response = await provider.custom_fetch(request)
+    else:
+        response = await shared_client().send(request)
+    await response.aread()
+    return response
+
+
+class ProviderHTTPError(Exception):
+    """A provider's endpoint answered with an error or with something that is not JSON.
+
+    Attributes:
+        url: The endpoint, without its query.
+        status: The HTTP status.
+        body: The start of the answer, for the log (never shown to users).
+    """
+
+    def __init__(self, what: str, response: httpx.Response, reason: str):
+        self.url = str(response.request.url.copy_with(query=None))
+        self.status = response.status_code
+        self.body = response.text[:300]
+        super().__init__(f"{what} at {self.url} answered {self.status}: {reason}")
+
+
+async def fetch_json(provider: OAuthProvider, request: httpx.Request, what: str) -> dict[str, Any]:
+    """Send ``request`` and return its JSON object.
+
+    Raises:
+        ProviderHTTPError: A non-2xx status, or a body that is not a JSON object. An
+            OAuth ``error`` (with ``error_description``) is named in the message.
+    """
+    response = await fetch(provider, request)
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if not response.is_success:
+        reason = "error"
+        if isinstance(body, dict) and isinstance(body.get("error"), str):
+            reason = body["error"]
+            if isinstance(body.get("error_description"), str):
+                reason += f" ({body['error_description']})"
+        raise ProviderHTTPError(what, response, reason)
+    if not isinstance(body, dict):
+        raise ProviderHTTPError(what, response, "the answer is not a JSON object")
+    return body

@@ -1,0 +1,192 @@
+"""Which user an OAuth sign-in belongs to: the account linking rules.
+
+Decided before the ``sign_in`` callback runs, written only after it allows the sign-in:
+
+- account linked to the signed-in user: that user;
+- linked to another user than the signed-in one: ``OAuthAccountNotLinked``;
+- linked, nobody signed in: the linked user;
+- not linked, someone signed in: linked to them ("connect another provider");
+- not linked, nobody signed in, a user has the email: ``OAuthAccountNotLinked``, unless
+  the provider allows email linking *and* vouches for the address (then linked to them);
+- not linked, nobody signed in, no such user: a new user, with the account linked.
+
+Without an adapter nothing is stored: the user's id is derived from the provider and
+the account id, so it is the same at every sign-in.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, fields
+from typing import Any
+
+from authui.adapters.base import AdapterAccount, AdapterCalls, AdapterUser
+from authui.callbacks import emit
+from authui.context import Context
+from authui.dates import now
+from authui.errors import OAuthAccountNotLinked
+from authui.jwt import JWTDecodeError
+from authui.oauth.callback import Authorized
+from authui.providers.oauth import OAuthProvider, stable_user_id
+from authui.sessions.database import user_record
+from authui.sessions.jwt import decode_token
+
+NEEDED_FOR = "OAuth sign-in with an adapter"
+
+Store = Callable[[], Awaitable[dict[str, Any]]]
+"""Writes what the sign-in needs (a new user, a linked account); returns the stored user."""
+
+_ACCOUNT_FIELDS = frozenset(f.name for f in fields(AdapterAccount))
+
+
+@dataclass(frozen=True, slots=True)
+class Linking:
+    """The outcome of the rules.
+
+    Attributes:
+        user: The user the ``sign_in`` callback sees.
+        is_new_user: ``True`` when a user will be created, ``None`` without an adapter.
+        store: What to write once ``sign_in`` allows it, if anything.
+    """
+
+    user: dict[str, Any]
+    is_new_user: bool | None
+    store: Store | None = None
+
+
+async def decide(ctx: Context, provider: OAuthProvider, authorized: Authorized) -> Linking:
+    """Apply the rules for this sign-in.
+
+    Raises:
+        OAuthAccountNotLinked: The account belongs to another user than the signed-in
+            one, or its email belongs to a user it may not be linked to.
+    """
+    adapter = ctx.options.adapter
+    account_id = authorized.account["providerAccountId"]
+    if adapter is None:
+        return Linking({**authorized.user, "id": stable_user_id(provider.id, account_id)}, None)
+    current = await _current_user(ctx, adapter)
+    linked: AdapterUser | None = await adapter.call(
+        "get_user_by_account", NEEDED_FOR, provider.id, account_id
+    )
+    if linked is not None:
+        if current is not None and current.id != linked.id:
+            raise OAuthAccountNotLinked(
+                f"The {provider.id} account is already linked to another user than the "
+                "signed-in one"
+            )
+        return Linking(user_record(linked), False)
+    if current is not None:
+        return Linking(user_record(current), False, _linker(ctx, provider, authorized, current))
+    email = authorized.user.get("email")
+    owner: AdapterUser | None = (
+        await adapter.call("get_user_by_email", NEEDED_FOR, email) if email else None
+    )
+    if owner is not None:
+        if not provider.allow_dangerous_email_account_linking:
+            raise OAuthAccountNotLinked(
+                f"Another user already has the email of this {provider.id} account; sign in "
+                "as that user first to link it"
+            )
+        if not provider.email_verified(authorized.profile):
+            raise OAuthAccountNotLinked(
+                f"{provider.id} allows linking by email, but does not say this email "
+                "address is verified, so it is not linked"
+            )
+        return Linking(user_record(owner), False, _linker(ctx, provider, authorized, owner))
+    new_user = AdapterUser(
+        id=str(uuid.uuid4()),
+        email=email,
+        name=authorized.user.get("name"),
+        image=authorized.user.get("image"),
+    )
+    return Linking(
+        {**authorized.user, "id": new_user.id},
+        True,
+        _creator(ctx, provider, authorized, new_user),
+    )
+
+
+async def _current_user(ctx: Context, adapter: AdapterCalls) -> AdapterUser | None:
+    """The user signed in by this request's session cookie, if any."""
+    token = ctx.session_chunks().value
+    if not token:
+        return None
+    if ctx.options.strategy == "jwt":
+        try:
+            claims = await decode_token(ctx, token)
+        except JWTDecodeError:
+            return None
+        sub = (claims or {}).get("sub")
+        found: AdapterUser | None = (
+            await adapter.call("get_user", NEEDED_FOR, sub) if isinstance(sub, str) else None
+        )
+        return found
+    pair = await adapter.call("get_session_and_user", NEEDED_FOR, token)
+    if pair is None or pair[0].expires < now():
+        return None
+    user: AdapterUser = pair[1]
+    return user
+
+
+def _account(provider: OAuthProvider, authorized: Authorized, user_id: str) -> AdapterAccount:
+    kept = provider.account(authorized.account) or {}
+    return AdapterAccount(
+        **{k: v for k, v in kept.items() if k in _ACCOUNT_FIELDS - {"user_id", "type"}},
+        user_id=user_id,
+        type=provider.type,
+        provider=provider.id,
+        provider_account_id=authorized.account["providerAccountId"],
+    )
+
+
+async def _link(
+    ctx: Context, provider: OAuthProvider, authorized: Authorized, user: AdapterUser
+) -> Callable[[], Awaitable[None]]:
+    """Link the account to ``user``; returns the ``link_account`` event to emit."""
+    adapter = ctx.options.adapter
+    assert adapter is not None
+    await adapter.call("link_account", NEEDED_FOR, _account(provider, authorized, user.id))
+
+    async def event() -> None:
+        await emit(
+            ctx.options.config.events.link_account,
+            ctx.options.logger,
+            user=user_record(user),
+            account=authorized.account,
+            profile=authorized.profile,
+        )
+
+    return event
+
+
+def _linker(
+    ctx: Context, provider: OAuthProvider, authorized: Authorized, user: AdapterUser
+) -> Store:
+    async def store() -> dict[str, Any]:
+        linked = await _link(ctx, provider, authorized, user)
+        await linked()
+        return user_record(user)
+
+    return store
+
+
+def _creator(
+    ctx: Context, provider: OAuthProvider, authorized: Authorized, new_user: AdapterUser
+) -> Store:
+    async def store() -> dict[str, Any]:
+        adapter = ctx.options.adapter
+        assert adapter is not None
+        stored: AdapterUser = await adapter.call("create_user", NEEDED_FOR, new_user)
+        try:
+            linked = await _link(ctx, provider, authorized, stored)
+        except BaseException:
+            await adapter.call("delete_user", NEEDED_FOR, stored.id)  # no user without account
+            raise
+        record = user_record(stored)
+        await emit(ctx.options.config.events.create_user, ctx.options.logger, user=record)
+        await linked()
+        return record
+
+    return store

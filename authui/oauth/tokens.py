@@ -1,0 +1,155 @@
+"""The token exchange: the request, the answer's normalisation, the id_token's validation."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+from authlib.oidc.core import CodeIDToken
+from joserfc import jwt
+from joserfc.errors import JoseError
+from joserfc.jwk import KeySet
+
+from authui.oauth.client_auth import authenticate
+from authui.oauth.discovery import Endpoints, key_set
+from authui.oauth.http import fetch_json
+from authui.providers.oauth import OAuthProvider, TokenSet
+
+ID_TOKEN_LEEWAY = 30
+"""Seconds of clock difference accepted on ``exp``/``iat`` of an id_token."""
+
+_TOKEN_TYPES = frozenset({"bearer", "dpop"})
+_SIGNING_ALGS = [
+    "RS256",
+    "RS384",
+    "RS512",
+    "PS256",
+    "PS384",
+    "PS512",
+    "ES256",
+    "ES384",
+    "ES512",
+    "EdDSA",
+]
+
+
+class TokenError(Exception):
+    """The token answer or its id_token failed a check; the message says which."""
+
+
+async def exchange_code(
+    provider: OAuthProvider,
+    found: Endpoints,
+    *,
+    code: str,
+    redirect_uri: str,
+    code_verifier: str | None,
+) -> TokenSet:
+    """Trade ``code`` for tokens; the normalised token set.
+
+    Raises:
+        ProviderHTTPError: The token endpoint answered with an error.
+        TokenError: The answer is not a valid token response.
+        AuthError: The client cannot authenticate as configured.
+    """
+    token_url = found.token or ""
+    form = {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri}
+    if code_verifier is not None:
+        form["code_verifier"] = code_verifier
+    headers = {
+        "Accept": "application/json",
+        "Content-Type": "application/x-www-form-urlencoded;charset=UTF-8",
+        **authenticate(provider, token_url, found.issuer, form),
+    }
+    request = httpx.Request("POST", token_url, headers=headers, data=form)
+    body = await fetch_json(provider, request, "The token endpoint")
+    if provider.token.conform is not None:
+        body = provider.token.conform(body)
+    return normalise(body)
+
+
+def normalise(body: dict[str, Any]) -> TokenSet:
+    """Check a token response's fields and lower-case ``token_type``; ``expires_at`` from
+    ``expires_in``.
+
+    Raises:
+        TokenError: A required field is missing or of the wrong type, or the response is
+            an OAuth error.
+    """
+    if isinstance(body.get("error"), str):
+        description = body.get("error_description")
+        raise TokenError(f"The token endpoint answered {body['error']!r}: {description or ''}")
+    tokens = dict(body)
+    if not isinstance(tokens.get("access_token"), str) or not tokens["access_token"]:
+        raise TokenError("The token response has no access_token")
+    token_type = tokens.get("token_type", "bearer")
+    if not isinstance(token_type, str) or token_type.lower() not in _TOKEN_TYPES:
+        raise TokenError(f"Unsupported token_type {token_type!r}")
+    tokens["token_type"] = token_type.lower()
+    for name in ("scope", "refresh_token", "id_token"):
+        if name in tokens and tokens[name] is not None and not isinstance(tokens[name], str):
+            raise TokenError(f"The token response's {name} is not a string")
+    expires_in = tokens.get("expires_in")
+    if isinstance(expires_in, str) and expires_in.isdigit():
+        expires_in = tokens["expires_in"] = int(expires_in)
+    if isinstance(expires_in, int | float) and not isinstance(expires_in, bool):
+        tokens["expires_at"] = int(time.time()) + int(expires_in)
+    return tokens
+
+
+async def id_token_claims(
+    provider: OAuthProvider,
+    found: Endpoints,
+    tokens: TokenSet,
+    *,
+    nonce: str | None,
+) -> dict[str, Any]:
+    """Verify the id_token's signature against the provider's keys and its claims:
+    ``iss``, ``aud``/``azp``, ``exp``/``iat`` (with ``ID_TOKEN_LEEWAY``), ``nonce``,
+    ``at_hash``. Returns the claims.
+
+    Raises:
+        TokenError: The id_token is missing, unsigned, or fails a check.
+        DiscoveryError: The keys cannot be had.
+    """
+    raw = tokens.get("id_token")
+    if not isinstance(raw, str):
+        raise TokenError("An OpenID provider must return an id_token; this answer has none")
+    if not found.jwks_uri:
+        raise TokenError("No jwks_uri to verify the id_token with")
+    keys = await key_set(provider, found.jwks_uri)
+    try:
+        token = _decode(raw, keys)
+    except (ValueError, JoseError) as first:
+        keys = await key_set(provider, found.jwks_uri, refresh=True)  # keys may have rotated
+        try:
+            token = _decode(raw, keys)
+        except (ValueError, JoseError) as exc:
+            raise TokenError(f"The id_token's signature does not verify: {exc}") from first
+    claims = dict(token.claims)
+    issuer = found.issuer or provider.issuer or ""
+    if "{tenantid}" in issuer:
+        issuer = issuer.replace("{tenantid}", str(claims.get("tid", "")))
+    options: dict[str, Any] = {
+        "iss": {"essential": True, "value": issuer},
+        "aud": {"essential": True, "value": provider.client_id},
+    }
+    if nonce is not None:
+        options["nonce"] = {"essential": True, "value": nonce}
+    params = {
+        "client_id": provider.client_id,
+        "nonce": nonce,
+        "access_token": tokens.get("access_token"),
+    }
+    try:
+        CodeIDToken(claims, dict(token.header), options, params).validate(
+            time.time(), ID_TOKEN_LEEWAY
+        )
+    except JoseError as exc:
+        raise TokenError(f"The id_token fails its check: {exc}") from exc
+    return claims
+
+
+def _decode(raw: str, keys: KeySet) -> jwt.Token:
+    return jwt.decode(raw, keys, algorithms=_SIGNING_ALGS)

@@ -1,0 +1,71 @@
+"""Every built-in provider, by id: its module and factory, loaded when first asked for."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from authui.env import provider_env_prefix
+from authui.providers.base import Provider
+from authui.providers.oauth import OIDC
+
+BUILT_IN: Mapping[str, str] = {
+    "apple": "apple:Apple",
+    "atlassian": "atlassian:Atlassian",
+    "auth0": "auth0:Auth0",
+    "authentik": "authentik:Authentik",
+    "azure-ad": "azure_ad:AzureAD",
+    "bitbucket": "bitbucket:Bitbucket",
+    "cognito": "cognito:Cognito",
+    "discord": "discord:Discord",
+    "dropbox": "dropbox:Dropbox",
+    "facebook": "facebook:Facebook",
+    "github": "github:GitHub",
+    "gitlab": "gitlab:GitLab",
+    "google": "google:Google",
+    "keycloak": "keycloak:Keycloak",
+    "linkedin": "linkedin:LinkedIn",
+    "microsoft-entra-id": "microsoft_entra_id:MicrosoftEntraID",
+    "notion": "notion:Notion",
+    "okta": "okta:Okta",
+    "reddit": "reddit:Reddit",
+    "slack": "slack:Slack",
+    "spotify": "spotify:Spotify",
+    "twitch": "twitch:Twitch",
+    "twitter": "twitter:Twitter",
+    "zitadel": "zitadel:Zitadel",
+    "zoom": "zoom:Zoom",
+}
+"""Built-in provider id → ``"<module in authui.providers>:<factory>"``."""
+
+
+def provider_ids() -> list[str]:
+    """The ids of every built-in provider, sorted."""
+    return sorted(BUILT_IN)
+
+
+def built_in(provider_id: str, **options: Any) -> Provider:
+    """The built-in provider ``provider_id``, made with ``options``.
+
+    Raises:
+        KeyError: No built-in provider has this id.
+    """
+    module, factory = BUILT_IN[provider_id].split(":")
+    made: Provider = getattr(importlib.import_module(f"authui.providers.{module}"), factory)(
+        **options
+    )
+    return made
+
+
+def providers_from_env(env: Mapping[str, str]) -> list[Provider]:
+    """Every built-in provider whose ``AUTH_<ID>_ID`` is set, plus a generic OpenID
+    provider ``oidc`` when ``AUTH_OIDC_ID`` and ``AUTH_OIDC_ISSUER`` are set.
+
+    Client ids, secrets and issuers come from the environment when ``authui.set_env_defaults``
+    runs, as for any provider.
+    """
+    found = [built_in(pid) for pid in provider_ids() if env.get(provider_env_prefix(pid) + "ID")]
+    if env.get("AUTH_OIDC_ID") and env.get("AUTH_OIDC_ISSUER"):
+        found.append(OIDC(id="oidc", name=env.get("AUTH_OIDC_NAME") or "OpenID Connect"))
+    return found
