@@ -3,7 +3,14 @@
 Public home, a protected page, a profile page showing the session, sign-in with the demo
 credentials user (``demo`` / ``demo``), and a theme switcher. Sessions are database
 sessions in an embedded SQLite file (``.authui-demo.db``, or ``AUTH_DATABASE_URL``), so
-they survive a restart. Run it with ``scripts/demo``.
+they survive a restart; ``AUTH_SESSION_STRATEGY=jwt`` switches to JWT sessions (users and
+linked accounts are still stored). Run it with ``scripts/demo``.
+
+OAuth sign-in comes from the environment, no code needed: every built-in provider whose
+``AUTH_<PROVIDER>_ID`` is set (with ``AUTH_<PROVIDER>_SECRET``, and ``_ISSUER`` where the
+service needs one), and any OpenID provider through ``AUTH_OIDC_ID``, ``AUTH_OIDC_SECRET``
+(unset for a public client) and ``AUTH_OIDC_ISSUER``. Register
+``http://localhost:5000/auth/callback/<id>`` as the redirect URI.
 """
 
 from __future__ import annotations
@@ -15,10 +22,12 @@ from typing import Any
 
 from quart import Quart, Response, render_template, request
 
-from authui import AuthConfig, Credentials, CredentialsSignin, Theme
+from authui import AuthConfig, Callbacks, Credentials, CredentialsSignin, SessionOptions, Theme
 from authui.adapters import AdapterUser
 from authui.adapters.from_url import adapter_from_url
 from authui.pages.packs import installed_packs
+from authui.providers.oauth import OAuthProvider
+from authui.providers.registry import providers_from_env
 from authui.quart import AuthUI
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,12 +74,26 @@ PROVIDER = Credentials(
 ADAPTER: Any = adapter_from_url(DATABASE_URL)
 """One adapter (one connection pool) for every theme's configuration."""
 
+OAUTH_PROVIDERS = providers_from_env(os.environ)
+"""The OAuth providers configured through the environment."""
+
+
+def session_with_user_id(
+    session: dict[str, Any], user: AdapterUser | None = None, token: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Show the user's id in the session (the profile page prints it)."""
+    user_id = user.id if user is not None else (token or {}).get("sub")
+    return {**session, "user": {**session["user"], "id": user_id}}
+
+
 CONFIGS = {
     (pack, scheme): AuthConfig(
-        providers=[PROVIDER],
+        providers=[PROVIDER, *OAUTH_PROVIDERS],
         adapter=ADAPTER,
         secret=development_secret(),
         trust_host=True,
+        session=SessionOptions(strategy=os.environ.get("AUTH_SESSION_STRATEGY") or "database"),  # type: ignore[arg-type]
+        callbacks=Callbacks(session=session_with_user_id),
         theme=Theme(pack=pack, color_scheme=scheme),  # type: ignore[arg-type]
     )
     for pack in installed_packs()
@@ -128,7 +151,11 @@ async def protected() -> str:
 @app.get("/profile")
 @auth.required
 async def profile() -> str:
-    return await render_template("profile.html", session=await auth())
+    return await render_template(
+        "profile.html",
+        session=await auth(),
+        oauth=[p for p in OAUTH_PROVIDERS if isinstance(p, OAuthProvider)],
+    )
 
 
 @app.get("/theme")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, get_args
 
 from authui.env import provider_env_prefix
 from authui.providers.base import Provider
-from authui.providers.oauth import OIDC
+from authui.providers.oauth import OIDC, ClientAuthMethod
 
 BUILT_IN: Mapping[str, str] = {
     "apple": "apple:Apple",
@@ -63,9 +63,17 @@ def providers_from_env(env: Mapping[str, str]) -> list[Provider]:
     provider ``oidc`` when ``AUTH_OIDC_ID`` and ``AUTH_OIDC_ISSUER`` are set.
 
     Client ids, secrets and issuers come from the environment when ``authui.set_env_defaults``
-    runs, as for any provider.
+    runs, as for any provider. The ``oidc`` provider is a public client (``client_auth``
+    ``"none"``, with PKCE) when ``AUTH_OIDC_SECRET`` is unset; ``AUTH_OIDC_CLIENT_AUTH``
+    chooses another method (e.g. ``client_secret_post``), ``AUTH_OIDC_NAME`` its label.
     """
     found = [built_in(pid) for pid in provider_ids() if env.get(provider_env_prefix(pid) + "ID")]
     if env.get("AUTH_OIDC_ID") and env.get("AUTH_OIDC_ISSUER"):
-        found.append(OIDC(id="oidc", name=env.get("AUTH_OIDC_NAME") or "OpenID Connect"))
+        method = env.get("AUTH_OIDC_CLIENT_AUTH") or (
+            "client_secret_basic" if env.get("AUTH_OIDC_SECRET") else "none"
+        )
+        if method not in get_args(ClientAuthMethod):
+            raise ValueError(f"AUTH_OIDC_CLIENT_AUTH must be one of {get_args(ClientAuthMethod)}")
+        name = env.get("AUTH_OIDC_NAME") or "OpenID Connect"
+        found.append(OIDC(id="oidc", name=name, client_auth=method))
     return found

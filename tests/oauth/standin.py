@@ -19,6 +19,7 @@ from joserfc.jwk import KeySet, RSAKey
 
 from authui import Events
 from authui.adapters.base import Adapter
+from authui.callbacks import invoke
 from authui.http import Response
 from authui.providers.oauth import OAuthProvider
 from authui.testing import AuthClient
@@ -199,12 +200,18 @@ async def sign_in_through(
         client_secret=provider.client_secret or CLIENT_SECRET,
     )
     seen: dict[str, Any] = {}
+    events: Events = config.pop("events", Events())
 
-    def record(**kwargs: Any) -> None:
+    async def record(**kwargs: Any) -> None:
         seen.update(kwargs)
+        if events.sign_in is not None:
+            await invoke(events.sign_in, **kwargs)
 
     if client is None:
-        settings: dict[str, Any] = {"providers": [provider], "events": Events(sign_in=record)}
+        settings: dict[str, Any] = {
+            "providers": [provider],
+            "events": dataclasses.replace(events, sign_in=record),
+        }
         if adapter is not None:
             settings["adapter"] = adapter
         client = AuthClient(make_config(**settings, **config), origin=APP)
