@@ -29,12 +29,17 @@ from authui.http import Request as Request
 from authui.http import Response as Response
 from authui.options import validate_config as validate_config
 from authui.providers.credentials import Credentials as Credentials
+from authui.providers.oauth import OIDC as OIDC
+from authui.providers.oauth import Endpoint as Endpoint
+from authui.providers.oauth import OAuth2 as OAuth2
+from authui.providers.oauth import OAuthProvider as OAuthProvider
 from authui.urls import create_action_url as create_action_url
 from authui.urls import is_auth_action as is_auth_action
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "OIDC",
     "Auth",
     "AuthConfig",
     "AuthError",
@@ -43,10 +48,13 @@ __all__ = [
     "CookieOverride",
     "Credentials",
     "CredentialsSignin",
+    "Endpoint",
     "Events",
     "Experimental",
     "InternalResponse",
     "JWTOptions",
+    "OAuth2",
+    "OAuthProvider",
     "Pages",
     "Request",
     "Response",

@@ -150,6 +150,9 @@ def _provider_errors(config: AuthConfig) -> list[AuthError]:
     return errors
 
 
+_SECRET_METHODS = frozenset({"client_secret_basic", "client_secret_post", "client_secret_jwt"})
+
+
 def oauth_provider_errors(provider: OAuthProvider) -> list[AuthError]:
     """What an OAuth/OIDC provider lacks: a client id, an issuer or its endpoints, the key
     its client authentication needs."""
@@ -178,6 +181,13 @@ def oauth_provider_errors(provider: OAuthProvider) -> list[AuthError]:
                     f"endpoint: set {env}ISSUER (or issuer=...), or the endpoints"
                 )
             )
+    if provider.client_auth in _SECRET_METHODS and not provider.client_secret:
+        errors.append(
+            InvalidProvider(
+                f"Provider {provider.id!r} authenticates with {provider.client_auth} but has "
+                f'no client_secret: set {env}SECRET, or client_auth="none" for a public client'
+            )
+        )
     if provider.client_auth == "private_key_jwt" and provider.client_private_key is None:
         errors.append(
             InvalidProvider(

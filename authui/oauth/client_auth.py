@@ -29,7 +29,7 @@ def authenticate(
     """Add the client's credentials to the token request ``form``; the headers to send.
 
     Raises:
-        AuthError: The method needs a secret or key the provider lacks, or is unknown.
+        AuthError: The private key is unusable, or the method is unknown.
     """
     method = provider.client_auth
     client_id = provider.client_id or ""
@@ -39,13 +39,7 @@ def authenticate(
     if method == "private_key_jwt":
         form.update(_private_key_assertion(provider, token_url, issuer))
         return {}
-    secret = provider.client_secret
-    if not secret:
-        raise AuthError(
-            f"Provider {provider.id!r} authenticates with {method} but has no client_secret "
-            f"(AUTH_{provider.id.upper().replace('-', '_')}_SECRET); for a public client set "
-            'client_auth="none"'
-        )
+    secret = provider.client_secret or ""  # configuration checks require one
     if method == "client_secret_basic":
         pair = f"{form_url_encode(client_id)}:{form_url_encode(secret)}"
         return {"Authorization": "Basic " + base64.b64encode(pair.encode()).decode()}

@@ -344,7 +344,9 @@ async def test_check_cookie_of_another_provider_is_refused(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     service = idp()
-    first = dataclasses.replace(oidc(), custom_fetch=service, client_id=CLIENT_ID)
+    first = dataclasses.replace(
+        oidc(), custom_fetch=service, client_id=CLIENT_ID, client_secret=CLIENT_SECRET
+    )
     second = dataclasses.replace(first, id="other", name="Other")
     client = AuthClient(make_config(providers=[first, second]), origin=APP)
     token = await client.csrf_token()

@@ -96,8 +96,8 @@ def test_providers_from_env() -> None:
 
 
 def test_duplicate_ids_name_both_providers() -> None:
-    first = OIDC(id="sso", name="Corporate SSO", issuer=ISSUER, client_id="a")
-    second = OIDC(id="sso", name="Partner SSO", issuer=ISSUER, client_id="b")
+    first = OIDC(id="sso", name="Corporate SSO", issuer=ISSUER, client_id="a", client_secret="s")
+    second = OIDC(id="sso", name="Partner SSO", issuer=ISSUER, client_id="b", client_secret="s")
     check = assert_config(make_config(providers=[first, second]))
     [error] = check.errors
     assert isinstance(error, InvalidProvider)
@@ -109,8 +109,13 @@ def test_duplicate_ids_name_both_providers() -> None:
     ("provider", "error", "says"),
     [
         (OIDC(id="corp", issuer=ISSUER), InvalidProvider, "AUTH_CORP_ID"),
-        (OIDC(id="corp", client_id="x"), InvalidEndpoints, "AUTH_CORP_ISSUER"),
-        (OAuth2(id="svc", client_id="x", token="https://t"), InvalidEndpoints, "authorization"),
+        (OIDC(id="corp", issuer=ISSUER, client_id="x"), InvalidProvider, "AUTH_CORP_SECRET"),
+        (OIDC(id="corp", client_id="x", client_auth="none"), InvalidEndpoints, "AUTH_CORP_ISSUER"),
+        (
+            OAuth2(id="svc", client_id="x", client_secret="s", token="https://t"),
+            InvalidEndpoints,
+            "authorization",
+        ),
         (
             OIDC(id="corp", issuer=ISSUER, client_id="x", client_auth="private_key_jwt"),
             InvalidProvider,
