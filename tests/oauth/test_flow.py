@@ -16,6 +16,8 @@ from authlib.oauth2.rfc7636 import create_s256_code_challenge
 from joserfc import jwt
 from joserfc.jwk import OctKey, RSAKey
 
+from authui.oauth import discovery
+from authui.oauth.tokens import TokenError, normalise
 from authui.providers.oauth import OIDC, Endpoint, OAuth2
 from authui.testing import AuthClient
 from tests.conftest import make_config
@@ -405,3 +407,61 @@ async def test_discovery_is_cached() -> None:
     await sign_in_through(oidc(), service)
     discovered = [r for r in service.requests if r.url.path.endswith("openid-configuration")]
     assert len(discovered) == 1
+
+
+async def test_discovery_is_fetched_again_after_its_lifetime(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    service = idp()
+    await sign_in_through(oidc(), service)
+    later = time.monotonic() + discovery.CACHE_SECONDS + 1
+    monkeypatch.setattr(discovery.time, "monotonic", lambda: later)
+    await sign_in_through(oidc(), service)
+    discovered = [r for r in service.requests if r.url.path.endswith("openid-configuration")]
+    assert len(discovered) == 2
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ({"access_token": "a", "token_type": "Bearer"}, {"token_type": "bearer"}),
+        ({"access_token": "a", "token_type": "DPoP"}, {"token_type": "dpop"}),
+        ({"access_token": "a"}, {"token_type": "bearer"}),
+        ({"access_token": "a", "token_type": "bearer", "expires_in": "60"}, {"expires_in": 60}),
+    ],
+)
+def test_token_answers_are_normalised(answer: dict[str, Any], expected: dict[str, Any]) -> None:
+    tokens = normalise(answer)
+    assert expected.items() <= tokens.items()
+    if "expires_in" in answer:
+        assert tokens["expires_at"] == pytest.approx(time.time() + 60, abs=5)
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        ({"token_type": "bearer"}, "no access_token"),
+        ({"access_token": "a", "token_type": "mac"}, "Unsupported token_type"),
+        ({"access_token": "a", "scope": ["a", "b"]}, "scope is not a string"),
+        ({"error": "invalid_grant", "error_description": "used"}, "invalid_grant"),
+    ],
+)
+def test_malformed_token_answers_are_refused(answer: dict[str, Any], reason: str) -> None:
+    with pytest.raises(TokenError, match=reason):
+        normalise(answer)
+
+
+async def test_sign_in_post_needs_the_csrf_token() -> None:
+    provider = dataclasses.replace(oidc(), client_id=CLIENT_ID, client_secret=CLIENT_SECRET)
+    client = AuthClient(make_config(providers=[provider]), origin=APP)
+    refused = await client.post("signin/idp", form={"csrfToken": "forged"})
+    assert refused.header("location") == f"{APP}/auth/signin?error=MissingCSRF"
+    assert not any("state" in name for name in client.cookies)
+
+
+async def test_callback_for_a_plain_oauth_provider_without_code_is_refused(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    outcome = await sign_in_through(plain(), plain_service(), callback_params={"code": ""})
+    assert location(outcome) == f"{APP}/auth/signin?error=OAuthCallbackError"
+    assert "carries no code" in logged(caplog)
