@@ -50,6 +50,30 @@ def new_secret() -> str:
     return secrets.token_urlsafe(32)
 
 
+def provider_table() -> str:
+    """One line per built-in provider: id, name, type, callback path, environment."""
+    from authui.env import provider_env_prefix
+    from authui.providers.oauth import OAuthProvider
+    from authui.providers.registry import built_in, provider_ids
+
+    rows = [("id", "name", "type", "callback path", "environment")]
+    for provider_id in provider_ids():
+        provider = built_in(provider_id)
+        prefix = provider_env_prefix(provider_id)
+        needed = ["ID", "SECRET"]
+        if isinstance(provider, OAuthProvider) and provider.type == "oidc" and not provider.issuer:
+            needed.append("ISSUER")
+        env = " ".join(prefix + name for name in needed)
+        rows.append(
+            (provider_id, provider.name, provider.type, f"/auth/callback/{provider_id}", env)
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    return "\n".join(
+        "  ".join([*(cell.ljust(width) for cell, width in zip(row, widths, strict=False)), row[4]])
+        for row in rows
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``authui`` command's argument parser."""
     parser = argparse.ArgumentParser(prog="authui", description="authui command line tools")
@@ -57,6 +81,11 @@ def build_parser() -> argparse.ArgumentParser:
     secret = commands.add_parser("secret", help="print a new random AUTH_SECRET")
     secret.add_argument(
         "--raw", action="store_true", help="print only the value, not AUTH_SECRET=…"
+    )
+
+    commands.add_parser(
+        "providers",
+        help="list the built-in providers, their callback paths and environment variables",
     )
 
     db = commands.add_parser(
@@ -108,6 +137,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(value if args.raw else f'AUTH_SECRET="{value}"')
         if not args.raw:
             print("# Add this line to your .env file or environment.", file=sys.stderr)
+        return 0
+    if args.command == "providers":
+        print(provider_table())
         return 0
     try:
         print(asyncio.run(_database_command(args)))

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from authui.cli import main
+from authui.providers.registry import provider_ids
 
 
 def test_secret_prints_an_env_line(capsys: pytest.CaptureFixture[str]) -> None:
@@ -47,3 +48,20 @@ def test_unknown_command_exits_with_usage(capsys: pytest.CaptureFixture[str]) ->
         main(["nope"])
     assert exit_info.value.code == 2
     assert "usage: authui" in capsys.readouterr().err
+
+
+def test_providers_lists_every_built_in_with_its_environment(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["providers"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 1 + len(provider_ids())
+    keycloak = next(line.split() for line in lines if line.startswith("keycloak "))
+    assert keycloak[-4:] == [
+        "/auth/callback/keycloak",
+        "AUTH_KEYCLOAK_ID",
+        "AUTH_KEYCLOAK_SECRET",
+        "AUTH_KEYCLOAK_ISSUER",
+    ]
+    github = next(line for line in lines if line.startswith("github "))
+    assert github.endswith("AUTH_GITHUB_ID AUTH_GITHUB_SECRET")
