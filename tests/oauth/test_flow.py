@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import dataclasses
 import time
+from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
@@ -415,7 +416,7 @@ async def test_discovery_is_fetched_again_after_its_lifetime(
     service = idp()
     await sign_in_through(oidc(), service)
     later = time.monotonic() + discovery.CACHE_SECONDS + 1
-    monkeypatch.setattr(discovery.time, "monotonic", lambda: later)
+    monkeypatch.setattr("authui.oauth.discovery.time", SimpleNamespace(monotonic=lambda: later))
     await sign_in_through(oidc(), service)
     discovered = [r for r in service.requests if r.url.path.endswith("openid-configuration")]
     assert len(discovered) == 2
