@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 from authui.config import AuthConfig
@@ -51,12 +52,21 @@ def provider_env_prefix(provider_id: str) -> str:
 def _with_env_credentials(provider: Provider, env: Mapping[str, str]) -> Provider:
     prefix = provider_env_prefix(provider.id)
     names = {f.name for f in dataclasses.fields(provider)}
-    changes = {
+    changes: dict[str, Any] = {
         field: env[prefix + suffix]
         for suffix, field in _PROVIDER_ENV
-        if field in names and getattr(provider, field) is None and env.get(prefix + suffix)
+        if field in names and _open(provider, field) and env.get(prefix + suffix)
     }
+    if "issuer" in changes and "default_issuer" in names:
+        changes["default_issuer"] = False
     return dataclasses.replace(provider, **changes) if changes else provider  # type: ignore[arg-type]
+
+
+def _open(provider: Provider, field: str) -> bool:
+    """Whether the environment may fill ``field``: unset, or a built-in's default issuer."""
+    if getattr(provider, field) is None:
+        return True
+    return field == "issuer" and bool(getattr(provider, "default_issuer", False))
 
 
 def set_env_defaults(
@@ -75,7 +85,7 @@ def set_env_defaults(
     - ``redirect_proxy_url`` ← ``AUTH_REDIRECT_PROXY_URL``.
     - each provider's ``client_id``/``client_secret``/``issuer``/``api_key`` ←
       ``AUTH_<ID>_ID``/``_SECRET``/``_ISSUER``/``_KEY`` where the provider has the field
-      and leaves it unset.
+      and leaves it unset (or, for ``issuer``, holds a built-in's multi-tenant default).
 
     Args:
         env: Usually ``os.environ``.

@@ -166,6 +166,9 @@ class OAuthProvider(Provider):
         issuer: The issuer URL (``AUTH_<ID>_ISSUER``). Endpoints left unset are
             discovered from ``<issuer>/.well-known/openid-configuration``, and an ``iss``
             in the callback (RFC 9207) must equal it.
+        default_issuer: ``issuer`` is a built-in's default for a multi-tenant service
+            (Microsoft's ``common``), which ``AUTH_<ID>_ISSUER`` may replace; giving
+            ``issuer=`` yourself turns it off.
         authorization: Where the user is sent, with its ``params``.
         token: Where the code is exchanged for tokens.
         userinfo: Where the profile comes from (plain OAuth, or OIDC with
@@ -192,6 +195,7 @@ class OAuthProvider(Provider):
     client_id: str | None = None
     client_secret: str | None = None
     issuer: str | None = None
+    default_issuer: bool = False
     authorization: Endpoint = field(default_factory=Endpoint)
     token: Endpoint = field(default_factory=Endpoint)
     userinfo: Endpoint = field(default_factory=Endpoint)
@@ -268,6 +272,8 @@ def with_overrides(defaults: Mapping[str, Any], overrides: Mapping[str, Any]) ->
             merged[key] = {**defaults.get("options", {}), **value}
         elif key == "checks":
             merged[key] = tuple(value)
+        elif key == "issuer":
+            merged.update(issuer=value, default_issuer=False)
         else:
             merged[key] = value
     for key in _ENDPOINTS & set(merged):
