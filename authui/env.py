@@ -59,7 +59,7 @@ def _with_env_credentials(provider: Provider, env: Mapping[str, str]) -> Provide
     }
     if "issuer" in changes and "default_issuer" in names:
         changes["default_issuer"] = False
-    return dataclasses.replace(provider, **changes) if changes else provider  # type: ignore[arg-type]
+    return dataclasses.replace(provider, **changes) if changes else provider
 
 
 def _open(provider: Provider, field: str) -> bool:

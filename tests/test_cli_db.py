@@ -282,7 +282,9 @@ async def _fill(target: Target, users: int = 3) -> list[str]:
                 AdapterSession(session_token=token, user_id=user.id, expires=in_days(n + 1))
             )
             await adapter.create_verification_token(
-                VerificationToken(identifier=user.email, token=f"t{n}", expires=in_days(1))
+                VerificationToken(
+                    identifier=f"user{n}@example.com", token=f"t{n}", expires=in_days(1)
+                )
             )
             await adapter.create_authenticator(
                 AdapterAuthenticator(

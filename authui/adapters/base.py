@@ -11,6 +11,8 @@ Rules every adapter follows (the conformance suite in ``authui.testing`` checks 
 - ``use_verification_token`` returns the token and deletes it atomically: of many
   concurrent calls for one token exactly one gets it;
 - ``delete_user`` also deletes the user's sessions, accounts and authenticators;
+- a user's ``email`` may be ``None`` (OAuth providers such as Twitter/X give none), and
+  any number of users may have none;
 - ``update_authenticator_counter`` raises for an unknown credential.
 """
 
@@ -28,19 +30,20 @@ AccountType = Literal["oauth", "oidc", "email", "webauthn", "credentials"]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AdapterUser:
-    """A user as the data layer keeps it."""
+    """A user as the data layer keeps it; ``email`` is ``None`` for a user signed in
+    through a provider that gives no address (Twitter/X, Bitbucket, Reddit)."""
 
     id: str
-    email: str
+    email: str | None = None
     email_verified: datetime | None = None
     name: str | None = None
     image: str | None = None
 
 
 class UserChanges(TypedDict, total=False):
-    """Fields ``update_user`` may change."""
+    """Fields ``update_user`` may change (``email`` also to or from ``None``)."""
 
-    email: str
+    email: str | None
     email_verified: datetime | None
     name: str | None
     image: str | None

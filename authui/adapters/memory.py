@@ -47,7 +47,7 @@ class MemoryAdapter:
     def _check_new(self, user: AdapterUser) -> None:
         if user.id in self.users:
             raise ValueError(f"user {user.id!r} exists")
-        if any(u.email == user.email for u in self.users.values()):
+        if user.email is not None and any(u.email == user.email for u in self.users.values()):
             raise ValueError(f"another user has the email {user.email!r}")
 
     async def get_user(self, user_id: str) -> AdapterUser | None:

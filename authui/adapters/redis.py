@@ -18,7 +18,7 @@ field names are the Auth.js ones (``emailVerified``, ``userId``, ``providerAccou
 (``2030-01-01T12:00:00.123456+00:00``)::
 
     user:<id>                                 user (JSON)
-    user-by-email:<email>                     the user's id
+    user-by-email:<email>                     the user's id (none for a user without email)
     account:<provider>:<providerAccountId>    account (JSON)
     user-accounts:<userId>                    SET of "<provider>:<providerAccountId>"
     session:<sessionToken>                    session (JSON), TTL at its expires
@@ -44,7 +44,9 @@ transactions that retry when a watched key changes underneath them. The keys of 
 operation may live in different hash slots, so Redis Cluster is not supported.
 
 Emails are unique: ``create_user`` and ``update_user`` raise ``ValueError`` for an email
-another user has (as the Auth.js SQL schemas' unique constraint would).
+another user has (as the Auth.js SQL schemas' unique constraint would). A user may have no
+email (``None``: OAuth providers such as Twitter/X give none); such users have no
+``user-by-email:`` key, and any number of them can exist.
 """
 
 from __future__ import annotations
@@ -134,6 +136,10 @@ class RedisAdapter:
         """``<prefix>user-by-email:<email>``: the id of the user with that email."""
         return f"{self._prefix}user-by-email:{email}"
 
+    def _email_key_of(self, email: str | None) -> str | None:
+        """The email index key for ``email``; ``None`` for a user without email."""
+        return None if email is None else self.email_key(email)
+
     def account_key(self, provider: str, provider_account_id: str) -> str:
         """``<prefix>account:<provider>:<providerAccountId>``: the account's JSON."""
         return f"{self._prefix}account:{_account_member(provider, provider_account_id)}"
@@ -166,19 +172,29 @@ class RedisAdapter:
 
     async def create_user(self, user: AdapterUser) -> AdapterUser:
         """Store a new user; ``ValueError`` if its id or email is taken."""
-        user_key, email_key = self.user_key(user.id), self.email_key(user.email)
 
         async def step(pipe: Pipeline) -> AdapterUser:
-            if await pipe.exists(user_key):
-                raise ValueError(f"user {user.id!r} exists")
-            if await pipe.exists(email_key):
-                raise ValueError(f"another user has the email {user.email!r}")
-            _multi(pipe)
-            pipe.set(user_key, dump_record(user))
-            pipe.set(email_key, user.id)
+            await self._queue_new_user(pipe, user)
             return _normal_user(user)
 
-        return await self._transaction(step, user_key, email_key)
+        return await self._transaction(step, *self._new_user_keys(user))
+
+    def _new_user_keys(self, user: AdapterUser) -> list[str]:
+        """The keys a new user takes: its record's and, with an email, its index entry."""
+        return _keys(self.user_key(user.id), self._email_key_of(user.email))
+
+    async def _queue_new_user(self, pipe: Pipeline, user: AdapterUser) -> None:
+        """In a transaction watching ``_new_user_keys(user)``: raise ``ValueError`` if the
+        id or the email is taken, else ``MULTI`` and queue the user and its email index."""
+        user_key, email_key = self.user_key(user.id), self._email_key_of(user.email)
+        if await pipe.exists(user_key):
+            raise ValueError(f"user {user.id!r} exists")
+        if email_key is not None and await pipe.exists(email_key):
+            raise ValueError(f"another user has the email {user.email!r}")
+        _multi(pipe)
+        pipe.set(user_key, dump_record(user))
+        if email_key is not None:
+            pipe.set(email_key, user.id)
 
     async def get_user(self, user_id: str) -> AdapterUser | None:
         """The user with this id, or ``None``."""
@@ -197,7 +213,8 @@ class RedisAdapter:
         return None if account is None else await self.get_user(account.user_id)
 
     async def update_user(self, user_id: str, changes: UserChanges) -> AdapterUser:
-        """Apply ``changes`` and return the user; the email index follows a new email.
+        """Apply ``changes`` and return the user; the email index follows a new email (an
+        email set to ``None`` leaves the index, one set from ``None`` enters it).
 
         Raises ``KeyError`` for an unknown user and ``ValueError`` for an email another
         user has.
@@ -210,16 +227,18 @@ class RedisAdapter:
                 raise KeyError(f"no user {user_id!r}")
             updated = _normal_user(dataclasses.replace(user, **changes))
             if updated.email != user.email:
-                old_key, new_key = self.email_key(user.email), self.email_key(updated.email)
-                await pipe.watch(old_key, new_key)
-                owner = _text(await pipe.get(new_key))
+                old_key = self._email_key_of(user.email)
+                new_key = self._email_key_of(updated.email)
+                await pipe.watch(*_keys(old_key, new_key))
+                owner = None if new_key is None else _text(await pipe.get(new_key))
                 if owner is not None and owner != user_id:
                     raise ValueError(f"another user has the email {updated.email!r}")
-                points_here = _text(await pipe.get(old_key)) == user_id
+                stale = await self._own_email_key(pipe, old_key, user_id)
                 _multi(pipe)
-                if points_here:
-                    pipe.delete(old_key)
-                pipe.set(new_key, user_id)
+                if stale is not None:
+                    pipe.delete(stale)
+                if new_key is not None:
+                    pipe.set(new_key, user_id)
             else:
                 _multi(pipe)
             pipe.set(user_key, dump_record(updated))
@@ -237,12 +256,10 @@ class RedisAdapter:
 
         async def step(pipe: Pipeline) -> AdapterUser | None:
             user = _load(AdapterUser, await pipe.get(user_key))
-            email_key = None
-            if user is not None:
-                email_key = self.email_key(user.email)
+            email_key = None if user is None else self._email_key_of(user.email)
+            if email_key is not None:
                 await pipe.watch(email_key)
-                if _text(await pipe.get(email_key)) != user_id:
-                    email_key = None
+            email_key = await self._own_email_key(pipe, email_key, user_id)
             accounts = _texts(await pipe.smembers(accounts_key))
             sessions = _texts(await pipe.zrange(sessions_key, 0, -1))
             authenticators = _texts(await pipe.lrange(authenticators_key, 0, -1))
@@ -250,8 +267,7 @@ class RedisAdapter:
             keys += [f"{self._prefix}account:{member}" for member in accounts]
             keys += [self.session_key(token) for token in sessions]
             keys += [self.authenticator_key(credential_id) for credential_id in authenticators]
-            if email_key is not None:
-                keys.append(email_key)
+            keys += _keys(email_key)
             _multi(pipe)
             pipe.delete(*keys)
             return user
@@ -259,6 +275,14 @@ class RedisAdapter:
         return await self._transaction(
             step, user_key, accounts_key, sessions_key, authenticators_key
         )
+
+    @staticmethod
+    async def _own_email_key(pipe: Pipeline, email_key: str | None, user_id: str) -> str | None:
+        """``email_key`` if it (watched) points at ``user_id``, so that it is the user's to
+        delete; ``None`` if there is no key or it names another user."""
+        if email_key is None or _text(await pipe.get(email_key)) != user_id:
+            return None
+        return email_key
 
     # Accounts -------------------------------------------------------------------------
 
@@ -313,21 +337,14 @@ class RedisAdapter:
         self, user: AdapterUser, session_token: str, expires: datetime
     ) -> tuple[AdapterUser, AdapterSession]:
         """Store a new user and its first session in one transaction: both or neither."""
-        user_key, email_key = self.user_key(user.id), self.email_key(user.email)
         session = AdapterSession(session_token=session_token, user_id=user.id, expires=expires)
 
         async def step(pipe: Pipeline) -> tuple[AdapterUser, AdapterSession]:
-            if await pipe.exists(user_key):
-                raise ValueError(f"user {user.id!r} exists")
-            if await pipe.exists(email_key):
-                raise ValueError(f"another user has the email {user.email!r}")
-            _multi(pipe)
-            pipe.set(user_key, dump_record(user))
-            pipe.set(email_key, user.id)
+            await self._queue_new_user(pipe, user)
             self._queue_session(pipe, session)
             return _normal_user(user), dataclasses.replace(session, expires=utc(expires))
 
-        return await self._transaction(step, user_key, email_key)
+        return await self._transaction(step, *self._new_user_keys(user))
 
     def _queue_session(self, pipe: Pipeline, session: AdapterSession) -> None:
         index_key = self.user_sessions_key(session.user_id)
@@ -469,6 +486,11 @@ def _multi(pipe: Pipeline) -> None:
 
 
 # Serialisation ------------------------------------------------------------------------
+
+
+def _keys(*keys: str | None) -> list[str]:
+    """The keys that are there (a user without email has no email index key)."""
+    return [key for key in keys if key is not None]
 
 
 def _escape(part: str) -> str:

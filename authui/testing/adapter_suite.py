@@ -253,6 +253,19 @@ def _new_authenticator(user_id: str, **fields: Any) -> AdapterAuthenticator:
     return AdapterAuthenticator(**values)
 
 
+#: The fields of a user without email, as OAuth providers such as Twitter/X give none.
+_NO_EMAIL: dict[str, Any] = {"email": None, "email_verified": None}
+
+
+def _email(user: AdapterUser) -> str:
+    """The address of a user the suite made with one (``_new_user`` gives one by default)."""
+    __tracebackhide__ = True
+    email = user.email
+    _expect(email is not None, f"{user!r} has no email; the suite made it with one")
+    assert email is not None  # for the type checker; _expect has raised otherwise
+    return email
+
+
 async def _create_user(adapter: Adapter, **fields: Any) -> AdapterUser:
     """Creates a user; returns the expected record, with the id the adapter gave it."""
     user = _new_user(**fields)
@@ -497,7 +510,7 @@ class AdapterConformanceWithoutWebAuthn(_ConformanceBase):
     async def test_get_user_by_email(self, adapter: Adapter) -> None:
         user = await _create_user(adapter)
         await _create_user(adapter)
-        _same(await adapter.get_user_by_email(user.email), user, "get_user_by_email")
+        _same(await adapter.get_user_by_email(_email(user)), user, "get_user_by_email")
 
     async def test_get_user_by_email_unknown_is_none(self, adapter: Adapter) -> None:
         await _create_user(adapter)
@@ -509,13 +522,13 @@ class AdapterConformanceWithoutWebAuthn(_ConformanceBase):
         user = await _create_user(adapter, email_verified=verified)
         found = _same(await adapter.get_user(user.id), user, "get_user")
         _utc(found.email_verified, "get_user: AdapterUser.email_verified")
-        by_email = _same(await adapter.get_user_by_email(user.email), user, "get_user_by_email")
+        by_email = _same(await adapter.get_user_by_email(_email(user)), user, "get_user_by_email")
         _utc(by_email.email_verified, "get_user_by_email: AdapterUser.email_verified")
 
     async def test_optional_user_fields_round_trip_none(self, adapter: Adapter) -> None:
         user = await _create_user(adapter, name=None, image=None, email_verified=None)
         _same(await adapter.get_user(user.id), user, "get_user (name, image None)")
-        _same(await adapter.get_user_by_email(user.email), user, "get_user_by_email")
+        _same(await adapter.get_user_by_email(_email(user)), user, "get_user_by_email")
 
     async def test_update_user_changes_only_given_fields(self, adapter: Adapter) -> None:
         user = await _create_user(adapter)
@@ -538,7 +551,7 @@ class AdapterConformanceWithoutWebAuthn(_ConformanceBase):
         expected = dataclasses.replace(user, email=new_email)
         _same(updated, expected, "update_user(email)")
         _same(await adapter.get_user_by_email(new_email), expected, "get_user_by_email(new)")
-        _absent(await adapter.get_user_by_email(user.email), "get_user_by_email(old email)")
+        _absent(await adapter.get_user_by_email(_email(user)), "get_user_by_email(old email)")
 
     async def test_update_user_sets_and_clears_email_verified(self, adapter: Adapter) -> None:
         user = await _create_user(adapter, email_verified=None)
@@ -551,6 +564,86 @@ class AdapterConformanceWithoutWebAuthn(_ConformanceBase):
         cleared = await adapter.update_user(user.id, {"email_verified": None})
         _same(cleared, user, "update_user(email_verified=None)")
         _same(await adapter.get_user(user.id), user, "get_user after clearing it")
+
+    # -- users without an email -----------------------------------------------------------
+    # OAuth providers such as Twitter/X, Bitbucket and Reddit give no address. Auth.js's
+    # ``email`` may be NULL and is unique only among addresses: any number of users have none.
+
+    async def test_users_without_email_are_stored(self, adapter: Adapter) -> None:
+        first = await _create_user(adapter, **_NO_EMAIL)
+        try:
+            second = await _create_user(adapter, **_NO_EMAIL)
+        except Exception as exc:
+            raise AssertionError(
+                f"create_user refused a second user without email ({exc!r}); emails are "
+                "unique only among addresses"
+            ) from exc
+        for user in (first, second):
+            account = _new_account(user.id, provider="twitter")
+            await adapter.link_account(account)
+            _same(await adapter.get_user(user.id), user, "get_user (no email)")
+            _same(
+                await adapter.get_user_by_account(account.provider, account.provider_account_id),
+                user,
+                "get_user_by_account (no email)",
+            )
+
+    async def test_update_user_sets_and_clears_email(self, adapter: Adapter) -> None:
+        user = await _create_user(adapter, **_NO_EMAIL)
+        other = await _create_user(adapter, **_NO_EMAIL)
+        address = f"ada.{uuid.uuid4().hex[:12]}@example.com"
+        with_email = dataclasses.replace(user, email=address)
+        updated = await adapter.update_user(user.id, {"email": address})
+        _same(updated, with_email, "update_user(email=address) of a user without email")
+        _same(await adapter.get_user(user.id), with_email, "get_user after setting the email")
+        _same(
+            await adapter.get_user_by_email(address),
+            with_email,
+            "get_user_by_email after setting the email",
+        )
+
+        cleared = await adapter.update_user(user.id, {"email": None})
+        _same(cleared, user, "update_user(email=None)")
+        _same(await adapter.get_user(user.id), user, "get_user after clearing the email")
+        _absent(await adapter.get_user_by_email(address), "get_user_by_email of a cleared email")
+        # The address is free again: another user may have it.
+        taker = await _create_user(adapter, email=address)
+        _same(
+            await adapter.get_user_by_email(address),
+            taker,
+            "get_user_by_email of a cleared email another user then took",
+        )
+        _same(await adapter.get_user(other.id), other, "get_user of another user without email")
+
+    async def test_delete_user_without_email(self, adapter: Adapter) -> None:
+        user = await _create_user(adapter, **_NO_EMAIL)
+        other = await _create_user(adapter, **_NO_EMAIL)
+        account = _new_account(user.id, provider="twitter")
+        other_account = _new_account(other.id, provider="twitter")
+        other_session = _new_session(other.id)
+        for a in (account, other_account):
+            await adapter.link_account(a)
+        await adapter.create_session(other_session)
+
+        _same_or_none(await adapter.delete_user(user.id), user, "delete_user (no email)")
+        _absent(await adapter.get_user(user.id), "get_user after delete_user (no email)")
+        _absent(
+            await adapter.get_user_by_account(account.provider, account.provider_account_id),
+            "get_user_by_account of a deleted user without email",
+        )
+        _same(await adapter.get_user(other.id), other, "get_user of another user without email")
+        _same(
+            await adapter.get_user_by_account(
+                other_account.provider, other_account.provider_account_id
+            ),
+            other,
+            "get_user_by_account of another user without email",
+        )
+        pair = _present(
+            await adapter.get_session_and_user(other_session.session_token),
+            "get_session_and_user of another user without email after delete_user",
+        )
+        _same(pair[1], other, "get_session_and_user: the user without email")
 
     # -- accounts -------------------------------------------------------------------------
 
@@ -618,7 +711,7 @@ class AdapterConformanceWithoutWebAuthn(_ConformanceBase):
     async def test_account_without_tokens_round_trips(self, adapter: Adapter) -> None:
         user = await _create_user(adapter)
         account = AdapterAccount(
-            user_id=user.id, type="email", provider="email", provider_account_id=user.email
+            user_id=user.id, type="email", provider="email", provider_account_id=_email(user)
         )
         await adapter.link_account(account)
         found = await adapter.get_account(account.provider_account_id, account.provider)
@@ -887,7 +980,9 @@ class AdapterConformanceWithoutWebAuthn(_ConformanceBase):
         _same_or_none(deleted, user, "delete_user")
 
         _absent(await adapter.get_user(user.id), "get_user after delete_user")
-        _absent(await adapter.get_user_by_email(user.email), "get_user_by_email after delete_user")
+        _absent(
+            await adapter.get_user_by_email(_email(user)), "get_user_by_email after delete_user"
+        )
         _absent(
             await adapter.get_session_and_user(session.session_token),
             "get_session_and_user of a deleted user's session",
@@ -924,7 +1019,7 @@ class AdapterConformanceWithoutWebAuthn(_ConformanceBase):
 
         returned: list[tuple[str, object]] = [
             ("get_user", await adapter.get_user(user.id)),
-            ("get_user_by_email", await adapter.get_user_by_email(user.email)),
+            ("get_user_by_email", await adapter.get_user_by_email(_email(user))),
             (
                 "get_user_by_account",
                 await adapter.get_user_by_account(account.provider, account.provider_account_id),
@@ -1000,17 +1095,18 @@ class AdapterConformance(AdapterAuthenticatorConformance, AdapterConformanceWith
     ``@pytest_asyncio.fixture``.
 
     What is checked: every protocol method exists and is ``async def``; lookups that find
-    nothing return ``None`` (``[]`` for lists); records round-trip field for field and
-    come back as the record types of ``authui.adapters``; dates come back timezone-aware
-    in UTC and within one millisecond of the value stored (millisecond storage passes,
-    second storage fails); ``use_verification_token`` hands a token out once, also to
-    ``concurrency`` concurrent callers; ``delete_user`` deletes the user's sessions,
-    accounts and authenticators and nothing of other users;
+    nothing return ``None`` (``[]`` for lists); records round-trip field for field and come
+    back as the record types of ``authui.adapters``; several users without email can be
+    stored, found by id and by account, given an email and have it taken away, and deleted;
+    dates come back timezone-aware in UTC and within one millisecond of the value stored
+    (millisecond storage passes, second storage fails); ``use_verification_token`` hands a
+    token out once, also to ``concurrency`` concurrent callers; ``delete_user`` deletes the
+    user's sessions, accounts and authenticators and nothing of other users;
     ``update_authenticator_counter`` raises for an unknown credential. Methods whose
     protocol return is ``Record | None`` (``link_account``, ``unlink_account``,
-    ``delete_session``, ``delete_user``, ``create_verification_token``) may return
-    ``None`` or the record. ``create_user`` may assign its own id; the suite then uses
-    the returned one.
+    ``delete_session``, ``delete_user``, ``create_verification_token``) may return ``None``
+    or the record. ``create_user`` may assign its own id; the suite then uses the returned
+    one.
 
     Attributes:
         supports_webauthn: ``True``. Set it to ``False`` to leave out the passkey tests

@@ -9,8 +9,9 @@ the pg adapter documents (``SERIAL`` ids). Both sides find the tables through
 first; then one node process both writes Auth.js's records (``createUser``,
 ``linkAccount``, ``createSession``, ``createVerificationToken``) and reads authui's
 (``getUser``, ``getUserByEmail``, ``getUserByAccount``, ``getSessionAndUser``,
-``useVerificationToken``); the tests compare. A JavaScript ``Date`` holds milliseconds,
-so dates are compared to the millisecond.
+``useVerificationToken``); the tests compare. Each side also writes a user without email
+(signed in through Twitter/X) with an account, and the other reads it by id and account.
+A JavaScript ``Date`` holds milliseconds, so dates are compared to the millisecond.
 """
 
 from __future__ import annotations
@@ -76,6 +77,12 @@ NODE_OIDC_ACCOUNT: dict[str, Any] = {  # the optional OAuth fields left out
     "token_type": "Bearer",
     "scope": "openid email",
 }
+NODE_NO_EMAIL_USER: dict[str, Any] = {"name": "Bill Murray", "email": None}
+NODE_TWITTER_ACCOUNT: dict[str, Any] = {
+    "type": "oauth",
+    "provider": "twitter",
+    "providerAccountId": f"tw-node-{KEY}",
+}
 NODE_SESSION_TOKEN = f"node-session-{KEY}"
 NODE_TOKEN: dict[str, Any] = {"identifier": NODE_USER["email"], "token": f"node-hashed-{KEY}"}
 
@@ -83,14 +90,17 @@ NODE_TOKEN: dict[str, Any] = {"identifier": NODE_USER["email"], "token": f"node-
 
 AUTHUI_VERIFIED = datetime(2024, 6, 1, 9, 30, 15, 987_654, tzinfo=UTC)  # microseconds
 AUTHUI_EXPIRES = datetime(2032, 2, 3, 4, 5, 6, 789_123, tzinfo=UTC)
+AUTHUI_EMAIL = f"ada.{KEY}@example.com"
 AUTHUI_USER = AdapterUser(
     id=str(uuid.uuid4()),  # replaced by the SERIAL id
-    email=f"ada.{KEY}@example.com",
+    email=AUTHUI_EMAIL,
     email_verified=AUTHUI_VERIFIED,
     name="Ada Lovelace",
     image="https://x/ada.png",
 )
 AUTHUI_BARE_USER = AdapterUser(id=str(uuid.uuid4()), email=f"bare.{KEY}@example.com")
+AUTHUI_NO_EMAIL_USER = AdapterUser(id=str(uuid.uuid4()), name="Grace Hopper")
+AUTHUI_TWITTER_ACCOUNT_ID = f"tw-authui-{KEY}"
 
 
 def authui_account(user_id: str) -> AdapterAccount:
@@ -111,7 +121,7 @@ def authui_account(user_id: str) -> AdapterAccount:
 
 AUTHUI_SESSION_TOKEN = f"authui-session-{KEY}"
 AUTHUI_TOKEN = VerificationToken(
-    identifier=AUTHUI_USER.email, token=f"authui-hashed-{KEY}", expires=AUTHUI_EXPIRES
+    identifier=AUTHUI_EMAIL, token=f"authui-hashed-{KEY}", expires=AUTHUI_EXPIRES
 )
 
 
@@ -124,6 +134,7 @@ class World:
     schema: str
     authui_user_id: str
     authui_bare_user_id: str
+    authui_no_email_user_id: str
     node: dict[str, Answer]
 
     def result(self, name: str) -> Any:
@@ -144,26 +155,39 @@ def adapter_for(url: str, schema: str) -> SQLAlchemyAdapter:
     )
 
 
-async def authui_writes(url: str, schema: str) -> tuple[str, str]:
-    """authui's records; the two users' ids."""
+async def authui_writes(url: str, schema: str) -> tuple[str, str, str]:
+    """authui's records; the three users' ids."""
     async with adapter_for(url, schema) as adapter:
         user = await adapter.create_user(AUTHUI_USER)
         bare = await adapter.create_user(AUTHUI_BARE_USER)
+        no_email = await adapter.create_user(AUTHUI_NO_EMAIL_USER)
         await adapter.link_account(authui_account(user.id))
+        await adapter.link_account(
+            AdapterAccount(
+                user_id=no_email.id,
+                type="oauth",
+                provider="twitter",
+                provider_account_id=AUTHUI_TWITTER_ACCOUNT_ID,
+            )
+        )
         await adapter.create_session(
             AdapterSession(
                 session_token=AUTHUI_SESSION_TOKEN, user_id=user.id, expires=AUTHUI_EXPIRES
             )
         )
         await adapter.create_verification_token(AUTHUI_TOKEN)
-    return user.id, bare.id
+    return user.id, bare.id, no_email.id
 
 
-def node_calls(authui_user_id: str, authui_bare_user_id: str) -> list[Call]:
+def node_calls(
+    authui_user_id: str, authui_bare_user_id: str, authui_no_email_id: str
+) -> list[Call]:
     """Auth.js writes its records, then reads authui's."""
     user_id = int(authui_user_id)
     node_id = {"$ref": "createUser", "path": ["id"]}
     bare_id = {"$ref": "createBareUser", "path": ["id"]}
+    no_email_id = {"$ref": "createNoEmailUser", "path": ["id"]}
+    twitter = {"provider": "twitter", "providerAccountId": AUTHUI_TWITTER_ACCOUNT_ID}
     account = {"provider": "keycloak", "providerAccountId": f"kc-{KEY}"}
     token = {"identifier": AUTHUI_TOKEN.identifier, "token": AUTHUI_TOKEN.token}
     calls: list[tuple[str, str, list[Any]]] = [
@@ -172,6 +196,8 @@ def node_calls(authui_user_id: str, authui_bare_user_id: str) -> list[Call]:
         ("createBareUser", "createUser", [NODE_BARE_USER]),
         ("linkAccount", "linkAccount", [{**NODE_ACCOUNT, "userId": node_id}]),
         ("linkOidcAccount", "linkAccount", [{**NODE_OIDC_ACCOUNT, "userId": bare_id}]),
+        ("createNoEmailUser", "createUser", [NODE_NO_EMAIL_USER]),
+        ("linkTwitterAccount", "linkAccount", [{**NODE_TWITTER_ACCOUNT, "userId": no_email_id}]),
         (
             "createSession",
             "createSession",
@@ -191,8 +217,10 @@ def node_calls(authui_user_id: str, authui_bare_user_id: str) -> list[Call]:
         # Auth.js reads what authui wrote
         ("getUser", "getUser", [user_id]),
         ("getBareUser", "getUser", [int(authui_bare_user_id)]),
-        ("getUserByEmail", "getUserByEmail", [AUTHUI_USER.email]),
+        ("getUserByEmail", "getUserByEmail", [AUTHUI_EMAIL]),
         ("getUserByAccount", "getUserByAccount", [account]),
+        ("getNoEmailUser", "getUser", [int(authui_no_email_id)]),
+        ("getNoEmailUserByAccount", "getUserByAccount", [twitter]),
         ("getSessionAndUser", "getSessionAndUser", [AUTHUI_SESSION_TOKEN]),
         ("useVerificationToken", "useVerificationToken", [token]),
         ("useVerificationTokenAgain", "useVerificationToken", [token]),
@@ -204,9 +232,9 @@ def node_calls(authui_user_id: str, authui_bare_user_id: str) -> list[Call]:
 def world(postgres_url: str, pg_adapter_peer: PgAdapter) -> Iterator[World]:
     """Auth.js's tables in a fresh schema, written by both sides (see the module's doc)."""
     with fresh_schema(postgres_url, "authui_pgi_", AUTHJS_DDL) as schema:
-        user_id, bare_id = run_isolated(lambda: authui_writes(postgres_url, schema))
-        answers = pg_adapter_peer.run(postgres_url, schema, node_calls(user_id, bare_id))
-        yield World(postgres_url, schema, user_id, bare_id, answers)
+        ids = run_isolated(lambda: authui_writes(postgres_url, schema))
+        answers = pg_adapter_peer.run(postgres_url, schema, node_calls(*ids))
+        yield World(postgres_url, schema, *ids, answers)
 
 
 @pytest.fixture
@@ -284,6 +312,15 @@ async def test_authui_reads_accounts_auth_js_linked(
     )
 
 
+async def test_authui_reads_a_user_without_email_auth_js_created(
+    world: World, adapter: SQLAlchemyAdapter
+) -> None:
+    user_id = str(world.result("createNoEmailUser")["id"])
+    expected = AdapterUser(id=user_id, name=NODE_NO_EMAIL_USER["name"])
+    assert await adapter.get_user(user_id) == expected
+    assert await adapter.get_user_by_account("twitter", f"tw-node-{KEY}") == expected
+
+
 async def test_authui_reads_the_session_auth_js_created(
     world: World, adapter: SQLAlchemyAdapter
 ) -> None:
@@ -326,6 +363,13 @@ async def test_auth_js_reads_users_authui_created(world: World) -> None:
     bare = authjs_user(AUTHUI_BARE_USER, world.authui_bare_user_id)
     assert world.result("getBareUser") == bare
     assert bare["name"] is bare["emailVerified"] is bare["image"] is None
+
+
+async def test_auth_js_reads_a_user_without_email_authui_created(world: World) -> None:
+    expected = authjs_user(AUTHUI_NO_EMAIL_USER, world.authui_no_email_user_id)
+    assert expected["email"] is None
+    assert world.result("getNoEmailUser") == expected
+    assert world.result("getNoEmailUserByAccount") == expected
 
 
 async def test_auth_js_finds_the_user_by_the_account_authui_linked(world: World) -> None:

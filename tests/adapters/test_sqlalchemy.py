@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from sqlalchemy import delete, inspect, select, text
+from sqlalchemy import delete, func, inspect, select, text
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import AsyncAdaptedQueuePool
 
@@ -92,10 +93,11 @@ AUTHJS_MARIADB_DDL = tuple(
 
 
 # Rows as an Auth.js app writes them: user 41 with an account, a session, a sign-in
-# token and a passkey.
+# token and a passkey; user 42 without email (signed in through Twitter/X).
 AUTHJS_INSERTS = (
     'INSERT INTO {users} (id, name, email, "emailVerified", image) '
     "VALUES (41, 'Fill Murray', 'fill@murray.com', :verified, 'https://x/f.png')",
+    "INSERT INTO {users} (id, name) VALUES (42, 'Bill Murray')",
     'INSERT INTO {accounts} ("userId", type, provider, "providerAccountId", access_token, '
     "expires_at, token_type, scope, id_token, refresh_token, session_state) "
     "VALUES (41, 'oidc', 'google', '1170', 'ya29', 1900000000, 'bearer', 'openid', 'eyJ', "
@@ -405,6 +407,7 @@ async def test_rows_written_by_authjs_are_read(authjs_adapter: SQLAlchemyAdapter
         transports="usb,nfc",
     )
     assert await adapter.get_user("41") == user
+    assert await adapter.get_user("42") == AdapterUser(id="42", name="Bill Murray")
     assert await adapter.get_user_by_email("fill@murray.com") == user
     assert await adapter.get_user_by_account("google", "1170") == user
     assert await adapter.get_account("1170", "google") == account
@@ -441,7 +444,7 @@ async def test_rows_written_by_the_adapter_are_authjs_rows(
         AdapterSession(session_token="s-1", user_id=user.id, expires=in_days(30))
     )
     token = await adapter.create_verification_token(
-        VerificationToken(identifier=user.email, token="hashed", expires=in_days(1))
+        VerificationToken(identifier="ada@example.com", token="hashed", expires=in_days(1))
     )
     await adapter.create_authenticator(make_authenticator(user.id, "cred-1"))
 
@@ -489,6 +492,33 @@ async def test_integer_ids(authjs_adapter: SQLAlchemyAdapter) -> None:
         await adapter.link_account(make_account("abc"))
     with pytest.raises(KeyError):
         await adapter.update_user("abc", {"name": "x"})
+
+
+# Users without an email --------------------------------------------------------------
+
+
+async def test_email_is_nullable_and_unique_among_addresses(
+    own_tables: Callable[..., Awaitable[SQLAlchemyAdapter]],
+) -> None:
+    """``users.email`` is NULL for users without email, any number of them (the schema
+    ``create_all`` has always made); an address is still unique."""
+    adapter = await own_tables()
+    users = adapter.tables.users
+
+    def email_nullable(sync_conn: Any) -> bool:
+        columns = inspect(sync_conn).get_columns(users.name, schema=users.schema)
+        return bool(next(c for c in columns if c["name"] == "email")["nullable"])
+
+    async with adapter.engine.connect() as conn:
+        assert await conn.run_sync(email_nullable)
+    for _ in range(2):
+        await adapter.create_user(make_user(email=None, email_verified=None))
+    async with adapter.engine.connect() as conn:
+        query = select(func.count()).select_from(users).where(users.c.email.is_(None))
+        assert (await conn.execute(query)).scalar_one() == 2
+    await adapter.create_user(make_user(email="ada@example.com"))
+    with pytest.raises(IntegrityError):
+        await adapter.create_user(make_user(email="ada@example.com"))
 
 
 # Naming -----------------------------------------------------------------------------

@@ -27,7 +27,7 @@ def user_from(users: Table, row: Row[Any]) -> AdapterUser:
     c, m = users.c, row._mapping
     return AdapterUser(
         id=str(m[c.id]),
-        email=m[c.email] or "",  # Auth.js's schema allows NULL; the record doesn't
+        email=m[c.email],
         email_verified=m[c.email_verified],
         name=m[c.name],
         image=m[c.image],

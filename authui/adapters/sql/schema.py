@@ -130,6 +130,10 @@ def build_tables(naming: SQLNaming, id_type: IdType) -> Tables:
     lookups need: unique ``users.email``, ``(provider, providerAccountId)`` and
     ``sessionToken``; indexes on every ``userId``; a 64-bit passkey counter. There are no
     foreign keys (Auth.js's schema has none); ``delete_user`` deletes dependents itself.
+
+    ``users.email`` is nullable, as in Auth.js: users of OAuth providers that give no
+    address (Twitter/X, Bitbucket, Reddit) have none. Its ``UNIQUE`` applies to addresses
+    only: PostgreSQL, MariaDB/MySQL and SQLite all let any number of rows hold ``NULL``.
     """
     metadata = MetaData(schema=naming.schema)
     user_id: TypeEngine[Any] = Integer() if id_type == "integer" else String(255)
@@ -145,7 +149,7 @@ def build_tables(naming: SQLNaming, id_type: IdType) -> Tables:
         "users",
         u("id", "id", user_id, primary_key=True, autoincrement=id_type == "integer"),
         u("name", "name", String(255)),
-        u("email", "email", String(255), unique=True),
+        u("email", "email", String(255), nullable=True, unique=True),
         u("emailVerified", "email_verified", UTCDateTime()),
         u("image", "image", Text()),
     )
