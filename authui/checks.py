@@ -20,6 +20,7 @@ from authui.errors import (
 )
 from authui.http import Request
 from authui.logger import WarningCode
+from authui.oauth.client_auth import private_key
 from authui.providers.credentials import Credentials
 from authui.providers.oauth import OAuthProvider
 from authui.urls import is_valid_callback_url
@@ -188,17 +189,27 @@ def oauth_provider_errors(provider: OAuthProvider) -> list[AuthError]:
                 f'no client_secret: set {env}SECRET, or client_auth="none" for a public client'
             )
         )
-    if provider.client_auth == "private_key_jwt" and provider.client_private_key is None:
-        errors.append(
-            InvalidProvider(
-                f"Provider {provider.id!r} uses private_key_jwt: set client_private_key"
-            )
-        )
+    if provider.client_auth == "private_key_jwt":
+        try:
+            private_key(provider)
+        except AuthError as exc:
+            errors.append(InvalidProvider(exc.detail))
     return errors
 
 
 CREDENTIALS_USER_METHODS = ("get_user", "get_user_by_email", "create_user")
 """What a credentials sign-in needs from an adapter, to find or store its user."""
+
+
+OAUTH_USER_METHODS = (
+    "get_user_by_account",
+    "get_user_by_email",
+    "create_user",
+    "link_account",
+    "delete_user",
+)
+"""What OAuth sign-in needs from an adapter to find, create and link users (plus reading
+the signed-in user: ``get_user`` or ``get_session_and_user``)."""
 
 
 def _adapter_errors(config: AuthConfig) -> list[AuthError]:
@@ -212,6 +223,9 @@ def _adapter_errors(config: AuthConfig) -> list[AuthError]:
         needs["Database sessions"] = DATABASE_SESSION_METHODS
     if any(isinstance(p, Credentials) for p in config.providers):
         needs["Credentials sign-in with an adapter"] = CREDENTIALS_USER_METHODS
+    if any(isinstance(p, OAuthProvider) for p in config.providers):
+        current = "get_session_and_user" if database else "get_user"
+        needs["OAuth sign-in with an adapter"] = (*OAUTH_USER_METHODS, current)
     errors: list[AuthError] = []
     for feature, methods in needs.items():
         missing = [m for m in methods if not callable(getattr(config.adapter, m, None))]

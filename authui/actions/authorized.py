@@ -42,11 +42,13 @@ async def finish_sign_in(
     is_new_user: bool | None = None,
     new_user: AdapterUser | None = None,
     store: Callable[[], Awaitable[dict[str, Any]]] | None = None,
+    keep_session: bool = False,
 ) -> InternalResponse:
     """Check ``sign_in``; then store ``new_user`` (if any) with the session, or run
     ``store`` (which writes and returns the stored user) before the session; emit
     ``sign_in`` and redirect. Nothing is written when ``sign_in`` refuses or redirects
-    elsewhere."""
+    elsewhere. ``keep_session``: the user is already signed in, and a database session
+    stays as it is."""
     elsewhere = await allowed_redirect(
         ctx, user=user, account=account, profile=profile, credentials=credentials
     )
@@ -64,6 +66,8 @@ async def finish_sign_in(
         cookies = await strategy.create(
             ctx, user=user, account=account, profile=profile, is_new_user=True
         )
+    elif keep_session and isinstance(strategy, DatabaseSessions):
+        cookies = []
     else:
         cookies = await strategy.create(
             ctx, user=user, account=account, profile=profile, is_new_user=is_new_user

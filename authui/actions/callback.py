@@ -73,6 +73,7 @@ async def _oauth(ctx: Context, provider: OAuthProvider) -> InternalResponse:
         profile=authorized.profile,
         is_new_user=linking.is_new_user,
         store=linking.store,
+        keep_session=linking.signed_in,
     )
 
 

@@ -15,6 +15,10 @@ from authui.urls import origin_of
 
 OIDC_SCOPE = "openid profile email"
 
+FIXED_PARAMS = frozenset({"response_type", "client_id", "redirect_uri", "callbackUrl"})
+"""Parameters the sign-in request's query cannot set: the client's identity, where the code
+goes, and authui's own ``callbackUrl``."""
+
 
 def proxy_callback(ctx: Context, provider: OAuthProvider) -> str | None:
     """The redirect proxy's callback URL for ``provider``, when a proxy is configured
@@ -55,8 +59,8 @@ async def authorization_url(ctx: Context, provider: OAuthProvider) -> str:
 
     Parameters, later ones winning: ``response_type``, ``client_id``, ``redirect_uri``;
     the provider's ``authorization.params``; the query of its authorization URL; the
-    sign-in request's query (``sign_in("google", login_hint=…)``). The checks' values
-    come last and cannot be overridden.
+    sign-in request's query (``sign_in("google", login_hint=…)``) except ``FIXED_PARAMS``.
+    The checks' values come last and cannot be overridden.
 
     Raises:
         DiscoveryError: The endpoint had to be discovered and could not be.
@@ -71,7 +75,7 @@ async def authorization_url(ctx: Context, provider: OAuthProvider) -> str:
     }
     params.update((k, _query_value(v)) for k, v in provider.authorization.params.items())
     params.update(parse_qsl(url.query, keep_blank_values=True))
-    params.update(ctx.query)
+    params.update((k, v) for k, v in ctx.query.items() if k not in FIXED_PARAMS)
     proxied = params["redirect_uri"] != own_callback
     params.update(
         checks.start(ctx, provider, active_checks(ctx, provider), own_callback if proxied else None)

@@ -18,7 +18,7 @@ from authui.jwt import JWTDecodeError, decode
 from authui.oauth import checks
 from authui.oauth.authorize import active_checks, proxy_callback, redirect_uri
 from authui.oauth.discovery import Endpoints, endpoints
-from authui.oauth.http import fetch, fetch_json
+from authui.oauth.http import ProviderHTTPError, fetch, fetch_json
 from authui.oauth.tokens import TokenError, exchange_code, id_token_claims
 from authui.providers.oauth import OAuthProvider, Profile, TokenSet, UserinfoCall
 from authui.urls import origin_of
@@ -112,13 +112,18 @@ async def complete(ctx: Context, provider: OAuthProvider) -> Authorized:
     tokens = await exchange_code(
         provider, found, code=code, redirect_uri=redirect_uri(ctx, provider), code_verifier=verifier
     )
-    profile = await _profile(provider, found, tokens, nonce)
+    profile = await _profile(ctx, provider, found, tokens, nonce)
     if isinstance(params.get("user"), str):
         try:  # Apple sends the user's name once, in the form_post, as JSON
             profile["user"] = json.loads(params["user"])
         except ValueError:
             ctx.options.logger.debug(f"{provider.id}: ignored a `user` field that is not JSON")
     return await _authorized(ctx, provider, profile, tokens)
+
+
+PROFILE_CLAIMS = ("email", "name")
+"""An id_token without these (many providers keep them to userinfo unless asked) is
+completed from the userinfo endpoint."""
 
 
 def _needs_userinfo(provider: OAuthProvider) -> bool:
@@ -140,17 +145,28 @@ def _check_issuer(params: dict[str, str], found: Endpoints, provider: OAuthProvi
 
 
 async def _profile(
-    provider: OAuthProvider, found: Endpoints, tokens: TokenSet, nonce: str | None
+    ctx: Context, provider: OAuthProvider, found: Endpoints, tokens: TokenSet, nonce: str | None
 ) -> Profile:
-    if provider.type == "oidc":
-        claims = await id_token_claims(provider, found, tokens, nonce=nonce)
-        if provider.id_token:
-            return claims
+    if provider.type == "oauth":
+        return await _userinfo(provider, found, tokens)
+    claims = await id_token_claims(provider, found, tokens, nonce=nonce)
+    if provider.id_token and all(claims.get(name) for name in PROFILE_CLAIMS):
+        return claims
+    if provider.id_token and provider.userinfo.request is None and not found.userinfo:
+        return claims
+    try:
         profile = await _userinfo(provider, found, tokens)
-        if profile.get("sub") != claims.get("sub"):
-            raise TokenError("The userinfo's sub is not the id_token's")
-        return profile
-    return await _userinfo(provider, found, tokens)
+    except (ProviderHTTPError, httpx.HTTPError) as exc:
+        if not provider.id_token:
+            raise
+        ctx.options.logger.debug(
+            f"{provider.id}: the id_token lacks {'/'.join(PROFILE_CLAIMS)} and userinfo "
+            f"failed ({exc}); signing in with the id_token's claims only"
+        )
+        return claims
+    if profile.get("sub") != claims.get("sub"):
+        raise TokenError("The userinfo's sub is not the id_token's")
+    return {**claims, **profile} if provider.id_token else profile
 
 
 def _call(provider: OAuthProvider, tokens: TokenSet) -> UserinfoCall:

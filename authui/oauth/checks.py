@@ -142,8 +142,8 @@ def _why_missing(ctx: Context) -> str:
         return (
             "The browser sent the HTTPS cookies of this site, but this callback was seen as "
             f"plain HTTP ({ctx.origin}): a proxy terminates TLS and authui does not know. "
-            "Set AUTH_URL to the public https:// URL, or trust_host=True so that "
-            "X-Forwarded-Proto is read"
+            "Set AUTH_URL to the public https:// URL, or let the ASGI server apply the "
+            "proxy's X-Forwarded-Proto (hypercorn/uvicorn proxy-headers settings)"
         )
     if other_mode:
         return (
@@ -153,7 +153,7 @@ def _why_missing(ctx: Context) -> str:
     return (
         f"Likely causes: the browser blocks cookies for this site; or the sign-in started "
         f"on another host, port or scheme than this callback ({ctx.origin}), e.g. behind a "
-        "proxy without AUTH_URL or trust_host=True, or with the provider's redirect URI "
-        "registered for another address; or the sign-in started more than "
+        "proxy while AUTH_URL is unset, or with the provider's redirect URI registered for "
+        "another address; or the sign-in started more than "
         f"{CHECK_MAX_AGE // 60} minutes ago"
     )

@@ -10,11 +10,10 @@ from urllib.parse import quote
 from authlib.oauth2.rfc7523.assertion import client_secret_jwt_sign, private_key_jwt_sign
 from authlib.oauth2.rfc7523.client import ASSERTION_TYPE
 from joserfc import jwk
+from joserfc.errors import JoseError
 
 from authui.errors import AuthError
 from authui.providers.oauth import OAuthProvider
-
-_PRIVATE_KEY_ALGS = {"RSA": "RS256", "EC": "ES256", "OKP": "EdDSA"}
 
 
 def form_url_encode(value: str) -> str:
@@ -53,20 +52,58 @@ def authenticate(
     raise AuthError(f"Unknown client authentication method {method!r}")
 
 
-def _private_key_assertion(
-    provider: OAuthProvider, token_url: str, issuer: str | None
-) -> dict[str, str]:
-    key_data = provider.client_private_key
-    if key_data is None:
+def private_key(provider: OAuthProvider) -> tuple[Any, str]:
+    """The client's private key for ``private_key_jwt`` and the algorithm it signs with
+    (RS256, ES256/384/512 by curve, EdDSA).
+
+    Raises:
+        AuthError: No key, a public key, or a key that cannot be read or sign.
+    """
+    data = provider.client_private_key
+    if data is None:
         raise AuthError(
             f"Provider {provider.id!r} uses private_key_jwt but has no client_private_key"
         )
-    key: Any = jwk.import_key(dict(key_data) if isinstance(key_data, Mapping) else key_data)
+    key: Any = None
+    if isinstance(data, Mapping):
+        try:
+            key = jwk.import_key(dict(data))
+        except (JoseError, ValueError, TypeError) as exc:
+            raise AuthError(
+                f"The client_private_key of {provider.id!r} is not a JWK: {exc}"
+            ) from exc
+    else:
+        for kind in (jwk.RSAKey, jwk.ECKey, jwk.OKPKey):
+            try:
+                key = kind.import_key(data)
+                break
+            except (JoseError, ValueError, TypeError):
+                continue
+        if key is None:
+            raise AuthError(f"The client_private_key of {provider.id!r} is not a PEM key")
     if not key.is_private:
         raise AuthError(f"The client_private_key of {provider.id!r} is a public key")
-    alg = _PRIVATE_KEY_ALGS.get(key.key_type)
+    if key.key_type == "RSA":
+        return key, "RS256"
+    alg = _CURVE_ALGS.get(getattr(key, "curve_name", ""))
     if alg is None:
-        raise AuthError(f"Unsupported client_private_key type {key.key_type!r}")
+        raise AuthError(f"The client_private_key of {provider.id!r} cannot sign a client assertion")
+    return key, alg
+
+
+_CURVE_ALGS = {
+    "P-256": "ES256",
+    "P-384": "ES384",
+    "P-521": "ES512",
+    "Ed25519": "EdDSA",
+    "Ed448": "EdDSA",
+}
+
+
+def _private_key_assertion(
+    provider: OAuthProvider, token_url: str, issuer: str | None
+) -> dict[str, str]:
+    key, alg = private_key(provider)
     audience = [a for a in (issuer, token_url) if a]
     assertion = private_key_jwt_sign(
         key,

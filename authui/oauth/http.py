@@ -35,6 +35,10 @@ async def fetch(provider: OAuthProvider, request: httpx.Request) -> httpx.Respon
     """Send ``request`` for ``provider``; the body is read before returning."""
     if provider.custom_fetch is not None:
         response = await provider.custom_fetch(request)
+        try:
+            response.request  # noqa: B018  (a custom_fetch may build it without one)
+        except RuntimeError:
+            response.request = request
     else:
         response = await shared_client().send(request)
     await response.aread()

@@ -48,11 +48,14 @@ class Linking:
         user: The user the ``sign_in`` callback sees.
         is_new_user: ``True`` when a user will be created, ``None`` without an adapter.
         store: What to write once ``sign_in`` allows it, if anything.
+        signed_in: The user is the one already signed in: a database session is kept
+            rather than a second one made.
     """
 
     user: dict[str, Any]
     is_new_user: bool | None
     store: Store | None = None
+    signed_in: bool = False
 
 
 async def decide(ctx: Context, provider: OAuthProvider, authorized: Authorized) -> Linking:
@@ -76,9 +79,10 @@ async def decide(ctx: Context, provider: OAuthProvider, authorized: Authorized) 
                 f"The {provider.id} account is already linked to another user than the "
                 "signed-in one"
             )
-        return Linking(user_record(linked), False)
+        return Linking(user_record(linked), False, signed_in=current is not None)
     if current is not None:
-        return Linking(user_record(current), False, _linker(ctx, provider, authorized, current))
+        link = _linker(ctx, provider, authorized, current)
+        return Linking(user_record(current), False, link, signed_in=True)
     email = authorized.user.get("email")
     owner: AdapterUser | None = (
         await adapter.call("get_user_by_email", NEEDED_FOR, email) if email else None

@@ -9,7 +9,8 @@ import httpx
 from authlib.oidc.core import CodeIDToken
 from joserfc import jwt
 from joserfc.errors import JoseError
-from joserfc.jwk import KeySet
+from joserfc.jwk import KeySet, OctKey
+from joserfc.jws import extract_compact
 
 from authui.oauth.client_auth import authenticate
 from authui.oauth.discovery import Endpoints, key_set
@@ -20,6 +21,7 @@ ID_TOKEN_LEEWAY = 30
 """Seconds of clock difference accepted on ``exp``/``iat`` of an id_token."""
 
 _TOKEN_TYPES = frozenset({"bearer", "dpop"})
+_SECRET_ALGS = ["HS256", "HS384", "HS512"]
 _SIGNING_ALGS = [
     "RS256",
     "RS384",
@@ -116,17 +118,16 @@ async def id_token_claims(
     raw = tokens.get("id_token")
     if not isinstance(raw, str):
         raise TokenError("An OpenID provider must return an id_token; this answer has none")
-    if not found.jwks_uri:
-        raise TokenError("No jwks_uri to verify the id_token with")
-    keys = await key_set(provider, found.jwks_uri)
     try:
-        token = _decode(raw, keys)
-    except (ValueError, JoseError) as first:
-        keys = await key_set(provider, found.jwks_uri, refresh=True)  # keys may have rotated
-        try:
-            token = _decode(raw, keys)
-        except (ValueError, JoseError) as exc:
-            raise TokenError(f"The id_token's signature does not verify: {exc}") from first
+        alg = str(extract_compact(raw.encode()).headers().get("alg", ""))
+    except (ValueError, JoseError) as exc:
+        raise TokenError(f"The id_token is not a signed JWT: {exc}") from exc
+    if alg.startswith("HS"):  # signed with the client secret (OpenID Connect Core §10.1)
+        if not provider.client_secret:
+            raise TokenError("The id_token is signed with a client secret this client lacks")
+        token = _verified(raw, OctKey.import_key(provider.client_secret), _SECRET_ALGS)
+    else:
+        token = await _verified_by_provider(provider, found, raw)
     claims = dict(token.claims)
     issuer = found.issuer or provider.issuer or ""
     if "{tenantid}" in issuer:
@@ -151,5 +152,20 @@ async def id_token_claims(
     return claims
 
 
-def _decode(raw: str, keys: KeySet) -> jwt.Token:
-    return jwt.decode(raw, keys, algorithms=_SIGNING_ALGS)
+async def _verified_by_provider(provider: OAuthProvider, found: Endpoints, raw: str) -> jwt.Token:
+    """Verified with the provider's published keys, fetched again once if none fits (the
+    provider may have rotated them)."""
+    if not found.jwks_uri:
+        raise TokenError("No jwks_uri to verify the id_token with")
+    try:
+        return jwt.decode(raw, await key_set(provider, found.jwks_uri), algorithms=_SIGNING_ALGS)
+    except (ValueError, JoseError):
+        keys = await key_set(provider, found.jwks_uri, refresh=True)
+    return _verified(raw, keys, _SIGNING_ALGS)
+
+
+def _verified(raw: str, key: KeySet | OctKey, algorithms: list[str]) -> jwt.Token:
+    try:
+        return jwt.decode(raw, key, algorithms=algorithms)
+    except (ValueError, JoseError) as exc:
+        raise TokenError(f"The id_token's signature does not verify: {exc}") from exc

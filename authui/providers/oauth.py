@@ -38,9 +38,10 @@ TokenSet = dict[str, Any]
 """The token endpoint's answer, normalised: ``access_token``, ``token_type`` (lower case),
 ``expires_at`` (from ``expires_in``), ``refresh_token``, ``id_token``, ``scope`` …"""
 
-ProfileMapper = Callable[[Profile, TokenSet], "dict[str, Any] | Awaitable[dict[str, Any]]"]
-"""``profile(profile, tokens)`` → the user: ``id`` (the account id at the provider),
-``name``, ``email``, ``image`` and anything else worth keeping in callbacks."""
+ProfileMapper = Callable[..., "dict[str, Any] | Awaitable[dict[str, Any]]"]
+"""``profile(profile, tokens[, call])`` → the user: ``id`` (the account id at the provider),
+``name``, ``email``, ``image`` and anything else worth keeping in callbacks. A function
+taking a third parameter gets a ``UserinfoCall``, to fetch more (e.g. a photo)."""
 
 AccountMapper = Callable[[TokenSet], "dict[str, Any] | None"]
 """``account(tokens)`` → the token fields stored with the linked account."""
@@ -283,8 +284,9 @@ def with_overrides(defaults: Mapping[str, Any], overrides: Mapping[str, Any]) ->
 
 
 def OAuth2(*, id: str, name: str | None = None, **settings: Any) -> OAuthProvider:
-    """A plain OAuth 2 provider: give ``authorization``, ``token`` and ``userinfo``
-    (URLs or ``Endpoint``\\ s), or an ``issuer`` whose discovery document has them.
+    """A plain OAuth 2 provider: give the ``authorization``, ``token`` and ``userinfo``
+    endpoints (each a URL or an ``Endpoint``), or an ``issuer`` whose discovery document
+    has them.
 
     Unlike Auth.js, no ``openid profile email`` scope is added to a plain OAuth
     provider's request: set ``authorization=Endpoint(params={"scope": …})`` yourself.
@@ -302,7 +304,9 @@ def OIDC(
     """An OpenID Connect provider found by discovery from ``issuer``.
 
     The scope defaults to ``openid profile email`` and the checks to PKCE, ``state`` and
-    ``nonce`` (Auth.js checks PKCE only), which every OpenID provider supports.
+    ``nonce`` (Auth.js checks PKCE only). ``state`` and ``nonce`` are part of OpenID
+    Connect; a provider without PKCE support ignores the challenge, or refuses it: then
+    pass ``checks=("state", "nonce")``.
     """
     defaults: dict[str, Any] = {
         "id": id,

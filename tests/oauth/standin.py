@@ -79,7 +79,8 @@ def form_of(request: httpx.Request) -> dict[str, str]:
 class OIDCStandIn(StandIn):
     """An OpenID provider: discovery, JWKS, a token endpoint that signs an id_token with
     ``claims`` (plus ``iss``, ``aud``, ``exp``, ``iat`` and the request's ``nonce``), and
-    userinfo answering ``userinfo``. ``routes`` add to or replace these."""
+    userinfo answering ``userinfo`` (by default the current ``claims``). ``routes`` add to
+    or replace these."""
 
     def __init__(
         self,
@@ -111,7 +112,9 @@ class OIDCStandIn(StandIn):
                 f"GET {base}/.well-known/openid-configuration": self.discovery,
                 f"GET {self.discovery['jwks_uri']}": KeySet([_KEY]).as_dict(private=False),
                 f"POST {self.discovery['token_endpoint']}": self._token,
-                f"GET {self.discovery['userinfo_endpoint']}": dict(userinfo or self.claims),
+                f"GET {self.discovery['userinfo_endpoint']}": (
+                    dict(userinfo) if userinfo is not None else lambda _: dict(self.claims)
+                ),
                 **(routes or {}),
             }
         )

@@ -15,8 +15,10 @@ import httpx
 import pytest
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
 from joserfc import jwt
-from joserfc.jwk import OctKey, RSAKey
+from joserfc.jwk import ECKey, OctKey, RSAKey
 
+from authui import validate_config
+from authui.errors import InvalidProvider
 from authui.oauth import discovery
 from authui.oauth.tokens import TokenError, normalise
 from authui.providers.oauth import OIDC, Endpoint, OAuth2
@@ -132,10 +134,21 @@ async def test_parameter_precedence_config_then_url_query_then_request_query() -
     assert outcome.params["scope"] == "me"  # a plain OAuth provider gets no openid scope
 
 
-async def test_request_query_cannot_override_the_checks() -> None:
-    outcome = await sign_in_through(
-        oidc(), idp(), query={"state": "mine", "code_challenge": "mine", "nonce": "mine"}
-    )
+async def test_request_query_cannot_override_the_checks_or_the_client() -> None:
+    forged = {
+        "state": "mine",
+        "code_challenge": "mine",
+        "nonce": "mine",
+        "redirect_uri": "https://evil.example/steal",
+        "client_id": "someone-else",
+        "response_type": "token",
+        "callbackUrl": "/x",
+    }
+    outcome = await sign_in_through(oidc(), idp(), query=forged)
+    assert outcome.params["redirect_uri"] == f"{APP}/auth/callback/idp"
+    assert outcome.params["client_id"] == CLIENT_ID
+    assert outcome.params["response_type"] == "code"
+    assert "callbackUrl" not in outcome.params
     assert "mine" not in (
         outcome.params["state"],
         outcome.params["code_challenge"],
@@ -466,3 +479,68 @@ async def test_callback_for_a_plain_oauth_provider_without_code_is_refused(
     outcome = await sign_in_through(plain(), plain_service(), callback_params={"code": ""})
     assert location(outcome) == f"{APP}/auth/signin?error=OAuthCallbackError"
     assert "carries no code" in logged(caplog)
+
+
+async def test_thin_id_token_is_completed_from_userinfo() -> None:
+    service = idp(
+        claims={"sub": "user-1"},
+        userinfo={"sub": "user-1", "email": "ada@example.com", "name": "Ada"},
+    )
+    outcome = await sign_in_through(oidc(), service)
+    assert outcome.session["user"] == {"name": "Ada", "email": "ada@example.com"}
+    assert service.sent("GET", f"{ISSUER}/userinfo").headers["authorization"] == (
+        "Bearer access-token-1"
+    )
+
+
+async def test_full_id_token_needs_no_userinfo() -> None:
+    service = idp()
+    await sign_in_through(oidc(), service)
+    assert not [r for r in service.requests if r.url.path == "/userinfo"]
+
+
+async def test_thin_id_token_with_failing_userinfo_signs_in_with_the_claims() -> None:
+    service = idp(
+        claims={"sub": "user-1", "email": "ada@example.com"},
+        routes={f"GET {ISSUER}/userinfo": lambda request: httpx.Response(503)},
+    )
+    outcome = await sign_in_through(oidc(), service)
+    assert outcome.session["user"]["email"] == "ada@example.com"
+
+
+@pytest.mark.parametrize(("curve", "alg"), [("P-384", "ES384"), ("P-521", "ES512")])
+async def test_private_key_jwt_with_a_pem_ec_key_signs_for_its_curve(curve: str, alg: str) -> None:
+    key = ECKey.generate_key(curve)
+    service = idp()
+    pem = key.as_pem(private=True).decode()
+    outcome = await sign_in_through(
+        oidc(client_auth="private_key_jwt", client_private_key=pem), service
+    )
+    assert location(outcome) == f"{APP}/dashboard"
+    assertion = form_of(service.sent("POST", f"{ISSUER}/token"))["client_assertion"]
+    token = jwt.decode(assertion, ECKey.import_key(key.as_dict(private=False)), algorithms=[alg])
+    assert token.header["alg"] == alg
+
+
+def test_a_public_key_for_private_key_jwt_stops_the_app() -> None:
+    public = RSAKey.generate_key(2048).as_dict(private=False)
+    provider = dataclasses.replace(
+        oidc(client_auth="private_key_jwt", client_private_key=public), client_id=CLIENT_ID
+    )
+    with pytest.raises(InvalidProvider, match="is a public key"):
+        validate_config(make_config(providers=[provider]))
+
+
+@pytest.mark.parametrize(
+    ("secret", "signs_in"), [(CLIENT_SECRET, True), ("another secret, long enough", False)]
+)
+async def test_id_token_signed_with_the_client_secret(secret: str, signs_in: bool) -> None:
+    service = idp()
+    now = int(time.time())
+    claims = {"iss": ISSUER, "aud": CLIENT_ID, "iat": now, "exp": now + 60, **CLAIMS}
+    service.token_extra = {
+        "id_token": jwt.encode({"alg": "HS256"}, claims, OctKey.import_key(secret))
+    }
+    outcome = await sign_in_through(oidc(checks=("pkce",)), service)
+    expected = f"{APP}/dashboard" if signs_in else f"{APP}/auth/error?error=Configuration"
+    assert location(outcome) == expected

@@ -145,6 +145,10 @@ async def test_signed_in_user_connects_another_account(strategy: str) -> None:
     assert list(adapter.users) == [ada]
     assert second.session["user"]["email"] == "ada@example.com"  # still Ada's own session
     assert linked == ["ada-at-idp", "work-account"]
+    assert len(adapter.sessions) == (1 if strategy == "database" else 0)  # kept, not doubled
+    third = await sign_in_through(provider(), service, client=first.client)  # again: no-op
+    assert where(third) == f"{APP}/dashboard"
+    assert len(adapter.sessions) == (1 if strategy == "database" else 0)
 
 
 async def test_account_of_another_user_cannot_be_connected(strategy: str) -> None:

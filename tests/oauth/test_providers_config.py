@@ -10,9 +10,9 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 
-from authui import AuthConfig, set_env_defaults, validate_config
+from authui import AuthConfig, SessionOptions, set_env_defaults, validate_config
 from authui.checks import assert_config
-from authui.errors import InvalidEndpoints, InvalidProvider
+from authui.errors import InvalidEndpoints, InvalidProvider, MissingAdapterMethods
 from authui.providers.oauth import OIDC, Endpoint, OAuth2, OAuthProvider, with_overrides
 from authui.providers.registry import built_in, provider_ids, providers_from_env
 from authui.testing import AuthClient
@@ -152,5 +152,22 @@ async def test_redirect_proxy_forwards_the_callback_to_the_deployment() -> None:
     service.authorization_params = params
     done = await preview.get(target.removeprefix(f"{APP}/auth/"))
     assert done.header("location") == APP
-    assert form_of(service.requests[-2])["redirect_uri"] == params["redirect_uri"]
+    assert (
+        form_of(service.sent("POST", f"{ISSUER}/token"))["redirect_uri"] == params["redirect_uri"]
+    )
     assert (await preview.get("session")).data()["user"]["name"] == "Ada"
+
+
+def test_oauth_with_an_adapter_lacking_linking_methods_stops_the_app() -> None:
+    class UsersOnly:
+        async def get_user(self, user_id: str) -> None:
+            return None
+
+    provider = OIDC(id="corp", issuer=ISSUER, client_id="x", client_secret="s")
+    config = make_config(
+        providers=[provider], adapter=UsersOnly(), session=SessionOptions(strategy="jwt")
+    )
+    with pytest.raises(MissingAdapterMethods, match="OAuth sign-in") as raised:
+        validate_config(config)
+    assert "link_account" in raised.value.detail
+    assert "get_user'" not in raised.value.detail
