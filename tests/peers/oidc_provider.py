@@ -1,0 +1,210 @@
+"""A real OpenID Connect provider (npm ``oidc-provider``, run by node) for browser sign-in
+tests: ``tests/peers/oidcprovider/server.mjs``.
+
+Its clients are static configuration, fixed when the process starts, and they must name the
+redirect URI of the app under test, whose port is only known once the app runs; the app, in
+turn, must be told the provider's issuer URL. So the provider's listening socket is made
+first, here (127.0.0.1, a free port, like :func:`tests.peers.servers.hypercorn_servers`):
+
+1. :func:`reserved_oidc_provider` binds the socket and yields an :class:`OIDCProvider`
+   whose :attr:`~OIDCProvider.issuer` is already known;
+2. the caller starts the app with that issuer (an app that connects early just waits in the
+   socket's backlog);
+3. :meth:`OIDCProvider.start` runs ``server.mjs`` on the inherited socket, with clients
+   naming the app's redirect URIs, and waits for its ready line.
+
+No port is ever released and taken again, so there is no window for another process.
+:func:`oidc_provider` does all three steps for clients known in advance.
+
+Without node or the npm package: fail under ``CI=true``, skip elsewhere (``peer_missing``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import select
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any, Literal
+
+from tests.peers.availability import peer_missing
+
+PEER_DIR = Path(__file__).resolve().parent / "oidcprovider"
+SCRIPT = PEER_DIR / "server.mjs"
+PACKAGE = PEER_DIR / "node_modules" / "oidc-provider"
+INSTALL_HINT = "run npm ci in tests/peers/oidcprovider (scripts/test does)"
+START_TIMEOUT = 30.0
+
+ClientAuth = Literal["client_secret_basic", "client_secret_post", "none"]
+Client = Mapping[str, Any]
+"""oidc-provider client metadata: ``client_id``, ``redirect_uris``, …"""
+
+
+def client(
+    client_id: str, redirect_uri: str, auth: ClientAuth, secret: str | None = None
+) -> dict[str, Any]:
+    """Client metadata for one web client: confidential (``secret`` required) or public
+    (``auth="none"``, no secret; the provider then requires PKCE)."""
+    metadata: dict[str, Any] = {
+        "client_id": client_id,
+        "redirect_uris": [redirect_uri],
+        "token_endpoint_auth_method": auth,
+    }
+    if auth != "none":
+        if not secret:
+            raise ValueError(f"a {auth} client needs a secret")
+        metadata["client_secret"] = secret
+    return metadata
+
+
+def missing() -> str | None:
+    """Why the provider cannot run here, or ``None`` when it can."""
+    if shutil.which("node") is None:
+        return "node is not installed (not on PATH)"
+    if not (PACKAGE / "package.json").is_file():
+        return f"oidc-provider is not installed in {PEER_DIR}"
+    return None
+
+
+class OIDCProvider:
+    """The provider on a reserved socket: :attr:`issuer` is known at once, the process
+    runs after :meth:`start`."""
+
+    def __init__(self, listener: socket.socket, log: Path) -> None:
+        self._listener: socket.socket | None = listener
+        self.issuer = f"http://127.0.0.1:{listener.getsockname()[1]}"
+        """``http://127.0.0.1:<port>``: the issuer, and the base of every endpoint."""
+        self.log = log
+        """The process's stderr: oidc-provider's warnings and one line per error."""
+        self._process: subprocess.Popen[str] | None = None
+
+    def start(self, clients: Sequence[Client], *, conform_id_token_claims: bool = True) -> str:
+        """Run the provider with ``clients``; return :attr:`issuer` once it answers.
+
+        ``conform_id_token_claims``: oidc-provider's ``conformIdTokenClaims``; ``True`` (its
+        default) keeps ``email``/``name`` out of the id_token when an access token is
+        issued (the client reads them from userinfo), ``False`` puts them in the id_token.
+        """
+        if self._listener is None or self._process is not None:
+            raise RuntimeError("the provider was started already")
+        node = shutil.which("node")
+        assert node is not None, "missing() said node is there"
+        fd = self._listener.fileno()
+        config = {
+            "clients": list(clients),
+            "conformIdTokenClaims": conform_id_token_claims,
+            "fd": fd,
+        }
+        with self.log.open("w") as log:
+            self._process = subprocess.Popen(
+                [node, str(SCRIPT)],
+                cwd=PEER_DIR,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=log,
+                pass_fds=[fd],
+                text=True,
+                encoding="utf-8",
+            )
+        self._listener.close()  # the child holds the listening socket now
+        self._listener = None
+        assert self._process.stdin is not None
+        assert self._process.stdout is not None
+        self._process.stdin.write(json.dumps(config))
+        self._process.stdin.close()
+        ready = self._ready_line(self._process.stdout)
+        if ready.get("issuer") != self.issuer:
+            raise RuntimeError(f"server.mjs says {ready!r}, expected issuer {self.issuer}")
+        return self.issuer
+
+    def _ready_line(self, stdout: IO[str]) -> dict[str, Any]:
+        assert self._process is not None
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise RuntimeError(f"server.mjs was not ready in time:\n{self.log_text()}")
+            readable, _, _ = select.select([stdout], [], [], remaining)
+            if readable:
+                line = stdout.readline()
+                if not line:
+                    self._process.wait(timeout=5)
+                    raise RuntimeError(
+                        f"server.mjs exited ({self._process.returncode}):\n{self.log_text()}"
+                    )
+                try:
+                    answer = json.loads(line)
+                except ValueError:
+                    continue  # not ours: keep waiting for the JSON line
+                if isinstance(answer, dict):
+                    return answer
+
+    def log_text(self) -> str:
+        """What the provider logged so far (for failure messages)."""
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
+    def errors(self) -> list[str]:
+        """The provider's error lines (``oidc-provider <event>: …``), in order."""
+        return [
+            line
+            for line in self.log_text().splitlines()
+            if line.startswith("oidc-provider ") and "WARNING" not in line
+        ]
+
+    def stop(self) -> None:
+        """Stop the process (if it runs) and release the socket (if it was never started)."""
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
+        process, self._process = self._process, None
+        if process is None:
+            return
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+@contextlib.contextmanager
+def reserved_oidc_provider() -> Iterator[OIDCProvider]:
+    """A provider whose socket (127.0.0.1, a free port) is bound but whose process is not
+    started: start it with :meth:`OIDCProvider.start`. Stopped on exit.
+
+    Without node or oidc-provider: skip, or fail under ``CI=true``."""
+    reason = missing()
+    if reason is not None:
+        peer_missing(f"OpenID provider peer unavailable: {reason}; {INSTALL_HINT}")
+    with tempfile.TemporaryDirectory(prefix="authui-oidc-provider-") as tmp:
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            listener.bind(("127.0.0.1", 0))
+            listener.listen(128)
+        except OSError:
+            listener.close()
+            raise
+        provider = OIDCProvider(listener, Path(tmp) / "oidc-provider.log")
+        try:
+            yield provider
+        finally:
+            provider.stop()
+
+
+@contextlib.contextmanager
+def oidc_provider(
+    clients: Sequence[Client], *, conform_id_token_claims: bool = True
+) -> Iterator[OIDCProvider]:
+    """The provider, running with ``clients``; yields it (``.issuer``), stops it on exit."""
+    with reserved_oidc_provider() as provider:
+        provider.start(clients, conform_id_token_claims=conform_id_token_claims)
+        yield provider
