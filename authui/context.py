@@ -28,6 +28,8 @@ class Context:
         csrf: The CSRF outcome.
         callback_url: Where to send the user afterwards, already through ``redirect``.
         set_cookies: Cookies to send with the response; dropped if the action fails.
+        spent_cookies: Deletions of single-use cookies this request consumed; sent even
+            when the action fails, so that nothing can be replayed.
     """
 
     request: Request
@@ -41,6 +43,7 @@ class Context:
     csrf: CsrfState
     callback_url: str = ""
     set_cookies: list[Cookie] = field(default_factory=list)
+    spent_cookies: list[Cookie] = field(default_factory=list)
 
     @property
     def method(self) -> str:

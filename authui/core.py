@@ -118,7 +118,7 @@ async def _handle(request: Request, options: Options) -> InternalResponse:
         internal = await dispatch(ctx)
     except Exception as exc:
         return _error_response(ctx, exc)
-    internal.cookies[:0] = ctx.set_cookies
+    internal.cookies[:0] = [*ctx.spent_cookies, *ctx.set_cookies]
     return internal
 
 
@@ -253,6 +253,6 @@ def _error_response(ctx: Context, exc: Exception) -> InternalResponse:
     custom = pages.sign_in if error.kind == "signIn" else pages.error
     path = custom or f"{ctx.options.base_path}/{error.kind.lower()}"
     url = _with_query(ctx.origin + path, params)
-    if return_redirect:
-        return _json(200, {"url": url})
-    return InternalResponse(redirect=url)
+    answer = _json(200, {"url": url}) if return_redirect else InternalResponse(redirect=url)
+    answer.cookies = list(ctx.spent_cookies)
+    return answer

@@ -88,6 +88,7 @@ async def complete(ctx: Context, provider: OAuthProvider) -> Authorized:
     """
     params = callback_params(ctx)
     active = active_checks(ctx, provider)
+    checks.spend(ctx, provider, active)
     if "state" in active:
         expected = checks.consume(ctx, provider, "state")
         if not hmac.compare_digest(params.get("state", "").encode(), expected.encode()):

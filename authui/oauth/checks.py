@@ -81,8 +81,22 @@ def start(
     return params
 
 
+def spend(ctx: Context, provider: OAuthProvider, checks: tuple[str, ...]) -> None:
+    """Delete the cookies of ``checks`` with this response, whatever its outcome: a callback
+    uses them once, and a failed one must not leave them for a second try."""
+    keys: dict[str, CheckCookie] = {
+        "state": "state",
+        "pkce": "pkce_code_verifier",
+        "nonce": "nonce",
+    }
+    for check in checks:
+        option = _option(ctx, provider, keys[check])
+        if option.name in ctx.request.cookies:
+            ctx.spent_cookies.append(deletion(option.name, option.options))
+
+
 def consume(ctx: Context, provider: OAuthProvider, key: CheckCookie) -> str:
-    """The value sealed in ``key``'s cookie at sign-in; the cookie is deleted.
+    """The value sealed in ``key``'s cookie at sign-in (``spend`` deletes the cookie).
 
     Raises:
         InvalidCheck: The cookie is missing, expired, unreadable or from another provider;
@@ -93,7 +107,6 @@ def consume(ctx: Context, provider: OAuthProvider, key: CheckCookie) -> str:
     raw = ctx.request.cookies.get(option.name)
     if not raw:
         raise InvalidCheck(f"The {what} cookie ({option.name}) was missing. {_why_missing(ctx)}")
-    ctx.set_cookies.append(deletion(option.name, option.options))
     try:
         sealed = decode(token=raw, secret=ctx.options.keys, salt=option.name)
     except JWTExpired as exc:

@@ -276,7 +276,8 @@ def demo_server() -> Iterator[str]:
     fresh SQLite database; yields its URL."""
     with tempfile.TemporaryDirectory(prefix="authui-demo-db-") as folder:
         env = {
-            **os.environ,
+            # the caller's AUTH_* settings could turn on OAuth providers or another strategy
+            **{k: v for k, v in os.environ.items() if not k.startswith("AUTH_")},
             "AUTH_SECRET": secrets.token_urlsafe(32),  # 43 characters
             "AUTH_DATABASE_URL": f"sqlite+aiosqlite:///{Path(folder) / 'demo.db'}",
         }

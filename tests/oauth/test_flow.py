@@ -544,3 +544,22 @@ async def test_id_token_signed_with_the_client_secret(secret: str, signs_in: boo
     outcome = await sign_in_through(oidc(checks=("pkce",)), service)
     expected = f"{APP}/dashboard" if signs_in else f"{APP}/auth/error?error=Configuration"
     assert location(outcome) == expected
+
+
+async def test_a_failed_callback_spends_the_check_cookies_too() -> None:
+    outcome = await sign_in_through(oidc(), idp(), callback_params={"error": "access_denied"})
+    assert location(outcome) == f"{APP}/auth/signin?error=OAuthCallbackError"
+    assert not [
+        name
+        for name in outcome.client.cookies
+        if name.startswith("authjs.") and (name.endswith(("state", "code_verifier", "nonce")))
+    ]
+
+
+async def test_a_replayed_callback_is_refused(caplog: pytest.LogCaptureFixture) -> None:
+    outcome = await sign_in_through(oidc(), idp())
+    assert location(outcome) == f"{APP}/dashboard"
+    state = outcome.params["state"]
+    replay = await outcome.client.get(f"callback/idp?code=authorization-code-1&state={state}")
+    assert replay.header("location") == f"{APP}/auth/error?error=Configuration"
+    assert "state cookie (authjs.state) was missing" in logged(caplog)
