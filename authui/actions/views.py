@@ -58,10 +58,50 @@ def provider_view(
         "callback_url": ctx.action_url("callback", provider.id),
         "fields": field_views(provider, values) if isinstance(provider, Credentials) else [],
         "brand_color": style.brand_color if style else None,
-        "text_color": style.text if style else None,
+        "text_color": button_text(style.brand_color, style.text) if style else None,
         "logo": logo,
         "error": error,
     }
+
+
+def _luminance(color: str) -> float | None:
+    """WCAG relative luminance of ``#rgb`` or ``#rrggbb``; ``None`` for other notations."""
+    digits = color.strip().lstrip("#")
+    if len(digits) == 3:
+        digits = "".join(d * 2 for d in digits)
+    if len(digits) != 6:
+        return None
+    try:
+        channels = [int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    except ValueError:
+        return None
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(first: str, second: str) -> float | None:
+    """The WCAG contrast ratio of two hex colours (1 to 21)."""
+    a, b = _luminance(first), _luminance(second)
+    if a is None or b is None:
+        return None
+    return (max(a, b) + 0.05) / (min(a, b) + 0.05)
+
+
+MIN_CONTRAST = 4.5
+"""WCAG 2 AA for normal text: what a provider button's label must reach on its colour."""
+
+
+def button_text(brand: str | None, text: str | None) -> str | None:
+    """A provider button's text colour: the provider's own, else white, else black, the
+    first that reads well on ``brand`` (``MIN_CONTRAST``); the better of white and black if
+    neither does. As given when ``brand`` is unset or not a hex colour."""
+    if brand is None or _luminance(brand) is None:
+        return text
+    candidates = [c for c in (text, "#ffffff", "#000000") if c is not None]
+    readable = [c for c in candidates if (contrast(brand, c) or 0) >= MIN_CONTRAST]
+    if readable:
+        return readable[0]
+    return max(("#ffffff", "#000000"), key=lambda c: contrast(brand, c) or 0)
 
 
 def form_context(ctx: Context) -> dict[str, Any]:

@@ -270,6 +270,15 @@ def _hypercorn(app: str, env: dict[str, str]) -> Iterator[str]:
         yield url
 
 
+DEMO_OAUTH = {
+    f"AUTH_{name}_{part}": f"demo-{name.lower()}-{part.lower()}"
+    for name in ("GITHUB", "GOOGLE", "GITLAB", "DISCORD")
+    for part in ("ID", "SECRET")
+}
+"""Built-in providers the demo shows as buttons (never clicked: the services are offline),
+so that the accessibility checks and the gallery cover provider buttons in every pack."""
+
+
 @pytest.fixture(scope="session")
 def demo_server() -> Iterator[str]:
     """``demo.app`` in hypercorn on 127.0.0.1 and a free port, with its own secret and a
@@ -278,6 +287,7 @@ def demo_server() -> Iterator[str]:
         env = {
             # the caller's AUTH_* settings could turn on OAuth providers or another strategy
             **{k: v for k, v in os.environ.items() if not k.startswith("AUTH_")},
+            **DEMO_OAUTH,
             "AUTH_SECRET": secrets.token_urlsafe(32),  # 43 characters
             "AUTH_DATABASE_URL": f"sqlite+aiosqlite:///{Path(folder) / 'demo.db'}",
         }

@@ -11,6 +11,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import pytest
 
 from authui import AuthConfig, SessionOptions, set_env_defaults, validate_config
+from authui.actions.views import MIN_CONTRAST, button_text, contrast
 from authui.checks import assert_config
 from authui.errors import InvalidEndpoints, InvalidProvider, MissingAdapterMethods
 from authui.providers.oauth import OIDC, Endpoint, OAuth2, OAuthProvider, with_overrides
@@ -171,3 +172,21 @@ def test_oauth_with_an_adapter_lacking_linking_methods_stops_the_app() -> None:
         validate_config(config)
     assert "link_account" in raised.value.detail
     assert "get_user'" not in raised.value.detail
+
+
+@pytest.mark.parametrize("provider_id", provider_ids())
+def test_every_built_in_button_is_readable(provider_id: str) -> None:
+    style = built_in(provider_id).style
+    if style is None or style.brand_color is None:
+        return  # the theme's own button colours, checked by the accessibility tests
+    text = button_text(style.brand_color, style.text)
+    assert text is not None
+    ratio = contrast(style.brand_color, text)
+    assert ratio is not None
+    assert ratio >= MIN_CONTRAST
+
+
+def test_a_brand_text_colour_that_reads_badly_is_replaced() -> None:
+    assert button_text("#FC6D26", "#fff") == "#000000"  # GitLab orange with white text
+    assert button_text("#24292f", "#fff") == "#fff"  # kept where it reads well
+    assert button_text("var(--x)", "#fff") == "#fff"  # not hex: left as given
