@@ -199,3 +199,17 @@ async def test_failed_link_leaves_no_user_behind(strategy: str) -> None:
     assert where(outcome) == f"{APP}/auth/error?error=Configuration"
     assert adapter.users == {}
     assert adapter.sessions == {}
+
+
+async def test_the_account_callback_chooses_what_is_stored(strategy: str) -> None:
+    adapter = MemoryAdapter()
+    outcome = await sign_in_through(
+        provider(account=lambda tokens: {"refresh_token": tokens["refresh_token"]}),
+        OIDCStandIn(ISSUER, claims=ADA),
+        adapter=adapter,
+        session=SessionOptions(strategy=strategy),  # type: ignore[arg-type]
+    )
+    stored = adapter.accounts[("idp", "ada-at-idp")]
+    assert stored.refresh_token == "refresh-token-1"
+    assert (stored.access_token, stored.id_token, stored.expires_at) == (None, None, None)
+    assert outcome.account["access_token"] == "access-token-1"  # callbacks still see it all
