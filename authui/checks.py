@@ -22,6 +22,7 @@ from authui.http import Request
 from authui.logger import WarningCode
 from authui.oauth.client_auth import private_key
 from authui.providers.credentials import Credentials
+from authui.providers.email import EmailProvider
 from authui.providers.oauth import OAuthProvider
 from authui.urls import is_valid_callback_url
 
@@ -142,12 +143,31 @@ def _provider_errors(config: AuthConfig) -> list[AuthError]:
     for provider in config.providers:
         if isinstance(provider, OAuthProvider):
             errors.extend(oauth_provider_errors(provider))
+        if isinstance(provider, EmailProvider):
+            errors.extend(email_provider_errors(provider, config))
     credentials = [p for p in config.providers if isinstance(p, Credentials)]
     errors.extend(
         MissingAuthorize(f"Credentials provider {p.id!r} has no `authorize` function")
         for p in credentials
         if p.authorize is None
     )
+    return errors
+
+
+def email_provider_errors(provider: EmailProvider, config: AuthConfig) -> list[AuthError]:
+    """What an email provider lacks: an adapter to keep its tokens, a way to send."""
+    errors: list[AuthError] = []
+    if config.adapter is None:
+        errors.append(
+            MissingAdapter(f"Email provider {provider.id!r} needs an adapter to keep its tokens")
+        )
+    if provider.transport is None and provider.send_verification_request is None:
+        errors.append(
+            InvalidProvider(
+                f"Email provider {provider.id!r} has neither a transport nor "
+                "send_verification_request: it cannot send its links"
+            )
+        )
     return errors
 
 
@@ -201,6 +221,15 @@ CREDENTIALS_USER_METHODS = ("get_user", "get_user_by_email", "create_user")
 """What a credentials sign-in needs from an adapter, to find or store its user."""
 
 
+EMAIL_METHODS = (
+    "create_verification_token",
+    "use_verification_token",
+    "get_user_by_email",
+    "create_user",
+    "update_user",
+)
+"""What email sign-in needs from an adapter: its tokens, and finding or storing users."""
+
 OAUTH_USER_METHODS = (
     "get_user_by_account",
     "get_user_by_email",
@@ -226,6 +255,8 @@ def _adapter_errors(config: AuthConfig) -> list[AuthError]:
     if any(isinstance(p, OAuthProvider) for p in config.providers):
         current = "get_session_and_user" if database else "get_user"
         needs["OAuth sign-in with an adapter"] = (*OAUTH_USER_METHODS, current)
+    if any(isinstance(p, EmailProvider) for p in config.providers):
+        needs["Email sign-in"] = EMAIL_METHODS
     errors: list[AuthError] = []
     for feature, methods in needs.items():
         missing = [m for m in methods if not callable(getattr(config.adapter, m, None))]

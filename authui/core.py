@@ -19,7 +19,7 @@ from authui.config import AuthConfig
 from authui.context import Context
 from authui.cookies import Cookie
 from authui.csrf import create_csrf_state
-from authui.errors import AuthError, CredentialsSignin, ErrorPageLoop, UnknownAction
+from authui.errors import AuthError, CodedSignInError, ErrorPageLoop, UnknownAction
 from authui.http import BadRequestBody, InternalResponse, Request, Response
 from authui.options import Options, resolve
 from authui.pages.assets import CACHE_FOREVER, STATIC_PREFIX
@@ -247,7 +247,7 @@ def _error_response(ctx: Context, exc: Exception) -> InternalResponse:
         if inline is not None:
             return htmx.fragment(inline)
     params = {"error": error.type if error.client_safe else "Configuration"}
-    if isinstance(error, CredentialsSignin):
+    if isinstance(error, CodedSignInError):
         params["code"] = error.code
     pages = ctx.options.config.pages
     custom = pages.sign_in if error.kind == "signIn" else pages.error

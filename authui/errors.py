@@ -93,21 +93,17 @@ class InvalidCallbackUrl(AuthError):
     type = "InvalidCallbackUrl"
 
 
-class CredentialsSignin(SignInError):
-    """Raise this from a credentials provider's ``authorize`` to refuse a sign-in.
-
-    ``code`` is added to the sign-in page's URL (``?error=CredentialsSignin&code=<code>``),
-    so it must not reveal anything sensitive; subclass and set ``code`` to tell the page
-    which message to show.
+class CodedSignInError(SignInError):
+    """A client-safe sign-in error with a ``code`` for the sign-in page's URL
+    (``?error=<type>&code=<code>``); the code must not reveal anything sensitive.
 
     Args:
         message: For the server log.
         code: Overrides the class's ``code`` for this instance.
     """
 
-    type = "CredentialsSignin"
     client_safe = True
-    code: str = "credentials"
+    code: str = ""
 
     def __init__(
         self,
@@ -119,6 +115,18 @@ class CredentialsSignin(SignInError):
         super().__init__(message, cause=cause)
         if code is not None:
             self.code = code
+
+
+class CredentialsSignin(CodedSignInError):
+    """Raise this from a credentials provider's ``authorize`` to refuse a sign-in.
+
+    ``code`` is added to the sign-in page's URL (``?error=CredentialsSignin&code=<code>``),
+    so it must not reveal anything sensitive; subclass and set ``code`` to tell the page
+    which message to show.
+    """
+
+    type = "CredentialsSignin"
+    code: str = "credentials"
 
 
 class InvalidEndpoints(AuthError):
@@ -195,10 +203,15 @@ class OAuthSignInError(SignInError):
     type = "OAuthSignInError"
 
 
-class EmailSignInError(SignInError):
-    """Sending a sign-in email failed."""
+class EmailSignInError(CodedSignInError):
+    """A sign-in email was not sent: the address is not valid (``code`` ``invalid_email``),
+    too many links were asked for (``rate_limited``), or the mail service failed
+    (``send_failed``). ``code`` is added to the sign-in page's URL, like
+    ``CredentialsSignin``'s.
+    """
 
     type = "EmailSignInError"
+    code: str = "send_failed"
 
 
 class SignOutError(AuthError):

@@ -116,12 +116,15 @@ class Request:
             (scheme, host and path; behind a proxy, the public ones).
         headers: The request headers.
         body: The raw body bytes.
+        client: The client's IP address as the server saw it (``None`` when unknown); the
+            email limits count by it.
     """
 
     method: str
     url: str
     headers: Headers = field(default_factory=Headers)
     body: bytes = b""
+    client: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "method", self.method.upper())
@@ -134,10 +137,11 @@ class Request:
         *,
         headers: Iterable[tuple[str, str]] | Mapping[str, str] = (),
         body: bytes | str = b"",
+        client: str | None = None,
     ) -> Request:
         """Make a request from plain values (a convenience for integrations and tests)."""
         raw = body.encode() if isinstance(body, str) else body
-        return cls(method, url, Headers(headers), raw)
+        return cls(method, url, Headers(headers), raw, client)
 
     @property
     def content_type(self) -> str:

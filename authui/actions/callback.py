@@ -20,10 +20,12 @@ from authui.errors import (
     MissingCSRF,
 )
 from authui.http import InternalResponse
+from authui.mail.links import accept_link
 from authui.oauth.callback import complete, forward_from_proxy
 from authui.oauth.linking import decide
 from authui.pages import signin_error_message
 from authui.providers.credentials import Credentials
+from authui.providers.email import EmailProvider
 from authui.providers.oauth import OAuthProvider
 from authui.sessions.database import adapter_of, user_record
 
@@ -32,6 +34,8 @@ async def get(ctx: Context) -> InternalResponse:
     provider = ctx.provider
     if isinstance(provider, OAuthProvider):
         return await _oauth(ctx, provider)
+    if isinstance(provider, EmailProvider):
+        return await accept_link(ctx, provider)
     raise InvalidProvider(f"GET callbacks are not supported for {provider.type!r} providers")
 
 
@@ -78,16 +82,23 @@ async def _oauth(ctx: Context, provider: OAuthProvider) -> InternalResponse:
 
 
 def inline_error(ctx: Context, error: AuthError) -> InternalResponse | None:
-    """For htmx: a refused credentials sign-in answered with the form itself, its message
-    shown and the typed values (never passwords) kept; ``None`` for every other failure."""
-    if ctx.action != "callback" or ctx.method != "POST" or error.kind != "signIn":
+    """For htmx: a refused credentials sign-in or email request answered with its form, the
+    message shown and the typed values (never passwords) kept; ``None`` otherwise."""
+    if ctx.method != "POST" or error.kind != "signIn" or not error.client_safe:
         return None
     provider = ctx.options.providers.get(ctx.provider_id or "")
-    if not isinstance(provider, Credentials) or not error.client_safe:
+    if isinstance(provider, Credentials) and ctx.action == "callback":
+        template = "forms/credentials.html"
+    elif isinstance(provider, EmailProvider) and ctx.action == "signin":
+        template = "forms/email.html"
+    else:
         return None
-    view = provider_view(ctx, provider, values=ctx.body, error=signin_error_message(error.type))
+    code = getattr(error, "code", None)
+    message = signin_error_message(error.type, code)
+    view = provider_view(ctx, provider, values=ctx.body, error=message)
+    email = ctx.body.get("email") if isinstance(ctx.body.get("email"), str) else ""
     answer = ctx.options.renderer.fragment(
-        "forms/credentials.html", provider=view, **form_context(ctx)
+        template, provider=view, email=email, **form_context(ctx)
     )
     answer.cookies = list(ctx.set_cookies)  # a CSRF token issued now must reach the browser
     return answer

@@ -36,7 +36,7 @@ async def signin(ctx: Context) -> InternalResponse:
         "signin.html",
         "Sign In",
         providers=providers,
-        error=signin_error_message(error) if error else None,
+        error=signin_error_message(error, ctx.query.get("code")) if error else None,
         email=ctx.query.get("email", ""),
         **form_context(ctx),
     )

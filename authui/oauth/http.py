@@ -1,34 +1,13 @@
-"""Sending a provider's requests: its ``custom_fetch``, else one shared httpx client."""
+"""Sending a provider's requests: its ``custom_fetch``, else the shared httpx client."""
 
 from __future__ import annotations
 
-import asyncio
-import weakref
 from typing import Any
 
 import httpx
 
+from authui.http_client import shared_client
 from authui.providers.oauth import OAuthProvider
-
-TIMEOUT = httpx.Timeout(10.0, connect=5.0)
-"""Per-request limits: a provider that hangs must not hold a sign-in (or a worker) forever."""
-
-USER_AGENT = "authui"
-
-_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, httpx.AsyncClient] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def shared_client() -> httpx.AsyncClient:
-    """The process's client for the running event loop (connection pools belong to one
-    loop, so a second loop, as in tests, gets its own)."""
-    loop = asyncio.get_running_loop()
-    client = _clients.get(loop)
-    if client is None or client.is_closed:
-        client = httpx.AsyncClient(timeout=TIMEOUT, headers={"User-Agent": USER_AGENT})
-        _clients[loop] = client
-    return client
 
 
 async def fetch(provider: OAuthProvider, request: httpx.Request) -> httpx.Response:

@@ -36,14 +36,20 @@ SIGNIN_ERRORS: Mapping[str, str] = {
     "OAuthAccountNotLinked": "To confirm your identity, sign in with the same account you "
     "used originally.",
     "EmailSignin": "The e-mail could not be sent.",
+    "EmailSignInError": "The e-mail could not be sent.",
+    "EmailSignInError:invalid_email": "Enter a valid email address.",
+    "EmailSignInError:rate_limited": "Too many sign-in links were asked for. Wait a while "
+    "and try again.",
     "CredentialsSignin": "Sign in failed. Check the details you provided are correct.",
     "SessionRequired": "Please sign in to access this page.",
 }
 
 
-def signin_error_message(error: str) -> str:
-    """The sign-in page's message for an ``error`` value (unknown values: the default)."""
-    return SIGNIN_ERRORS.get(error, SIGNIN_ERRORS["default"])
+def signin_error_message(error: str, code: str | None = None) -> str:
+    """The sign-in page's message for an ``error`` value and its ``code`` (unknown values:
+    the error's message, else the default)."""
+    found = SIGNIN_ERRORS.get(f"{error}:{code}") if code else None
+    return found or SIGNIN_ERRORS.get(error, SIGNIN_ERRORS["default"])
 
 
 ERROR_PAGES: Mapping[str, tuple[int, str, str, bool]] = {

@@ -29,11 +29,13 @@ class AuthClient:
         config: The configuration under test.
         origin: The site's origin, e.g. ``"http://localhost:3000"``.
         base_path: Where the auth routes live.
+        client_address: The IP address the requests come from, as a server would see it.
     """
 
     config: AuthConfig
     origin: str = "http://localhost:3000"
     base_path: str = "/auth"
+    client_address: str | None = "127.0.0.1"
     cookies: dict[str, str] = field(default_factory=dict)
 
     def url(self, path: str) -> str:
@@ -60,7 +62,9 @@ class AuthClient:
             all_headers.setdefault("content-type", "application/json")
         if self.cookies:
             all_headers["cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        request = Request.build(method, self.url(path), headers=all_headers, body=body)
+        request = Request.build(
+            method, self.url(path), headers=all_headers, body=body, client=self.client_address
+        )
         response = await Auth(request, self.config)
         if not isinstance(response, Response):
             raise TypeError("AuthClient needs a config without `raw`")

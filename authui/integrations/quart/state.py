@@ -125,6 +125,7 @@ async def core_request(
         url,
         headers=list(request.headers.items()),
         body=(await request.get_data()) if body is None else body,
+        client=request.remote_addr,
     )
 
 
@@ -158,7 +159,11 @@ async def call_core(path: str, body: Mapping[str, Any] | None = None) -> Interna
     headers = [(k, v) for k, v in request.headers.items() if k.lower() in ("cookie", "host")]
     headers.append(("Content-Type", "application/json"))
     core = CoreRequest.build(
-        method, request.host_url.rstrip("/") + path, headers=headers, body=data
+        method,
+        request.host_url.rstrip("/") + path,
+        headers=headers,
+        body=data,
+        client=request.remote_addr,
     )
     answer = await Auth(core, config)
     if not isinstance(answer, InternalResponse):

@@ -1,0 +1,226 @@
+"""The magic link: sent at ``POST /signin/<email provider>``, used at its callback.
+
+The link carries a random token; the adapter stores only ``sha256hex(token + secret)``
+(Auth.js's form, so links of either library work against a shared database). A token is
+used at most once: ``use_verification_token`` deletes it as it reads it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import secrets
+import uuid
+from urllib.parse import urlencode
+
+from authui.actions.authorized import allowed_redirect, finish_sign_in
+from authui.adapters.base import AdapterCalls, AdapterUser, VerificationToken
+from authui.callbacks import emit
+from authui.context import Context
+from authui.dates import in_seconds, now
+from authui.errors import EmailSignInError, Verification
+from authui.http import InternalResponse
+from authui.mail.addresses import InvalidEmailAddress, normalize_email
+from authui.mail.limits import over_limit
+from authui.mail.message import VerificationEmail
+from authui.mail.render import render_email
+from authui.providers.email import EmailProvider
+from authui.sessions import DatabaseSessions, strategy_for
+from authui.sessions.database import adapter_of, user_record
+
+NEEDED_FOR = "email sign-in"
+
+
+def token_hash(token: str, secret: str) -> str:
+    """What the adapter stores for ``token``: ``sha256hex(token + secret)``."""
+    return hashlib.sha256((token + secret).encode()).hexdigest()
+
+
+def _secrets(ctx: Context, provider: EmailProvider) -> list[str]:
+    """The secrets a stored token may be hashed with: the provider's, else the newest of
+    the configuration's, then the older ones, then Auth.js's comma-joined form."""
+    if provider.secret:
+        return [provider.secret]
+    keys = list(ctx.options.keys)
+    joined = ",".join(keys)
+    return [*keys, joined] if len(keys) > 1 else keys
+
+
+def _address(provider: EmailProvider, value: object) -> str:
+    """The normalised address (``ValueError`` from a normaliser: not an address)."""
+    if provider.normalize_identifier is None:
+        return normalize_email(value)
+    if not isinstance(value, str):
+        raise InvalidEmailAddress("Enter an email address")
+    return provider.normalize_identifier(value)
+
+
+def _account(provider: EmailProvider, email: str, user_id: str) -> dict[str, str]:
+    return {"providerAccountId": email, "userId": user_id, "type": "email", "provider": provider.id}
+
+
+def client_address(ctx: Context) -> str | None:
+    """The client's IP address: the last ``X-Forwarded-For`` entry (the one the proxy in
+    front of the app added) when the host is trusted, else what the server saw."""
+    forwarded = ctx.request.headers.get("x-forwarded-for")
+    if forwarded and ctx.options.config.trust_host:
+        return forwarded.split(",")[-1].strip() or ctx.request.client
+    return ctx.request.client
+
+
+async def send_link(ctx: Context, provider: EmailProvider) -> InternalResponse:
+    """Check the address and the limits, ask ``sign_in``, store the token, send the email,
+    and show the verify-request page.
+
+    Raises:
+        EmailSignInError: The address is not valid, a limit is reached, or the email was
+            not sent (its token is then deleted, so no link works without an email).
+        AccessDenied: ``sign_in`` refused.
+    """
+    adapter = adapter_of(ctx)
+    try:
+        email = _address(provider, ctx.body.get("email"))
+    except ValueError as exc:
+        raise EmailSignInError(str(exc), code="invalid_email") from exc
+    if provider.limits is not None:
+        passed = await over_limit(
+            adapter,
+            provider.limits,
+            scope=f"email:{provider.id}",
+            address=email,
+            client=client_address(ctx),
+        )
+        if passed is not None:
+            raise EmailSignInError(
+                f"The per-{passed} limit of sign-in emails is reached", code="rate_limited"
+            )
+    found: AdapterUser | None = await adapter.call("get_user_by_email", NEEDED_FOR, email)
+    user = user_record(found) if found else {"id": str(uuid.uuid4()), "email": email}
+    account = {
+        "providerAccountId": email,
+        "userId": user["id"],
+        "type": "email",
+        "provider": provider.id,
+    }
+    elsewhere = await allowed_redirect(
+        ctx, user=user, account=account, email={"verification_request": True}
+    )
+    if elsewhere is not None:
+        return InternalResponse(redirect=elsewhere)
+    generate = provider.generate_verification_token
+    token = generate() if generate is not None else secrets.token_hex(32)
+    expires = in_seconds(provider.max_age)
+    link = {"callbackUrl": ctx.callback_url, "token": token, "email": email}
+    url = f"{ctx.action_url('callback', provider.id)}?{urlencode(link)}"
+    stored = token_hash(token, _secrets(ctx, provider)[0])
+    await adapter.call(
+        "create_verification_token",
+        NEEDED_FOR,
+        VerificationToken(identifier=email, token=stored, expires=expires),
+    )
+    message = render_email(
+        ctx.options.renderer,
+        to=email,
+        sender=provider.sender,
+        url=url,
+        expires=expires,
+        max_age=provider.max_age,
+    )
+    try:
+        await _deliver(ctx, provider, message, token)
+    except Exception as exc:
+        await adapter.call("use_verification_token", NEEDED_FOR, email, stored)
+        raise EmailSignInError(
+            f"The sign-in email could not be sent through {provider.id}: {exc}",
+            code="send_failed",
+            cause={"err": exc, "provider": provider.id},
+        ) from exc
+    query = {"provider": provider.id, "type": "email"}
+    return InternalResponse(redirect=f"{ctx.action_url('verify-request')}?{urlencode(query)}")
+
+
+async def _deliver(
+    ctx: Context, provider: EmailProvider, message: VerificationEmail, token: str
+) -> None:
+    if provider.send_verification_request is not None:
+        result = provider.send_verification_request(
+            identifier=message.to,
+            url=message.url,
+            expires=message.expires,
+            token=token,
+            provider=provider,
+            theme=ctx.options.config.theme,
+            request=ctx.request,
+            message=message,
+        )
+        if inspect.isawaitable(result):
+            await result
+        return
+    if provider.transport is None:
+        raise EmailSignInError(f"Email provider {provider.id!r} has no transport")
+    await provider.transport(message, provider)
+
+
+async def _use(ctx: Context, provider: EmailProvider, adapter: AdapterCalls) -> str:
+    """The address of a valid, unused, unexpired link; the token is used up.
+
+    Raises:
+        Verification: The link has no token or address, or is used, expired or altered.
+    """
+    token, raw_email = ctx.query.get("token"), ctx.query.get("email")
+    if not token or not raw_email:
+        raise Verification("The sign-in link has no token or no email address")
+    try:
+        email = _address(provider, raw_email)
+    except ValueError as exc:
+        raise Verification(f"The sign-in link's address is not valid: {exc}") from exc
+    for secret in _secrets(ctx, provider):
+        invite: VerificationToken | None = await adapter.call(
+            "use_verification_token", NEEDED_FOR, email, token_hash(token, secret)
+        )
+        if invite is not None:
+            break
+    else:
+        raise Verification("The sign-in link was used already, or never issued for this address")
+    if invite.expires < now():
+        raise Verification("The sign-in link has expired")
+    return email
+
+
+async def accept_link(ctx: Context, provider: EmailProvider) -> InternalResponse:
+    """Use the link's token and sign its address in: the stored user (now verified), or a
+    new user, who is sent to the new-user page.
+
+    Raises:
+        Verification: See ``_use``.
+        AccessDenied: ``sign_in`` refused.
+    """
+    adapter = adapter_of(ctx)
+    email = await _use(ctx, provider, adapter)
+    found: AdapterUser | None = await adapter.call("get_user_by_email", NEEDED_FOR, email)
+    user = user_record(found) if found else {"id": str(uuid.uuid4()), "email": email}
+    account = {
+        "providerAccountId": email,
+        "userId": user["id"],
+        "type": "email",
+        "provider": provider.id,
+    }
+    elsewhere = await allowed_redirect(ctx, user=user, account=account)
+    if elsewhere is not None:
+        return InternalResponse(redirect=elsewhere)
+    await _end_current_session(ctx, adapter)
+    if found is None:
+        new_user = AdapterUser(id=user["id"], email=email, email_verified=now())
+        return await finish_sign_in(ctx, user=user, account=account, new_user=new_user)
+    verified = await adapter.call("update_user", NEEDED_FOR, found.id, {"email_verified": now()})
+    record = user_record(verified)
+    await emit(ctx.options.config.events.update_user, ctx.options.logger, user=record)
+    return await finish_sign_in(ctx, user=record, account=account, is_new_user=False)
+
+
+async def _end_current_session(ctx: Context, adapter: AdapterCalls) -> None:
+    """With database sessions, the session this browser had ends: the link signs in
+    whoever it was sent to, and a new session is made for them."""
+    token = ctx.session_chunks().value
+    if token and isinstance(strategy_for(ctx.options), DatabaseSessions):
+        await adapter.call("delete_session", NEEDED_FOR, token)

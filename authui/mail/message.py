@@ -1,0 +1,36 @@
+"""The sign-in email as authui hands it to a transport."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VerificationEmail:
+    """One magic-link email, rendered and ready to send.
+
+    Attributes:
+        to: The recipient's normalised address.
+        sender: The ``From`` address, e.g. ``"Acme <no-reply@acme.example>"``.
+        subject: ``Sign in to <host>`` unless the theme says otherwise.
+        text: The plain-text body.
+        html: The HTML body.
+        url: The sign-in link.
+        host: The site's host, as shown in the email.
+        expires: When the link stops working.
+    """
+
+    to: str
+    sender: str
+    subject: str
+    text: str
+    html: str
+    url: str
+    host: str
+    expires: datetime
+
+
+class DeliveryError(Exception):
+    """The mail service refused the message or could not be reached. The message names the
+    service, the status and the service's reason; never the API key or the link."""
