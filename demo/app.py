@@ -6,6 +6,10 @@ sessions in an embedded SQLite file (``.authui-demo.db``, or ``AUTH_DATABASE_URL
 they survive a restart; ``AUTH_SESSION_STRATEGY=jwt`` switches to JWT sessions (users and
 linked accounts are still stored). Run it with ``scripts/demo``.
 
+Magic links (provider ``email``): with ``AUTH_EMAIL_SERVER`` set to an ``smtp://`` or
+``smtps://`` URL they are sent through that server (from ``AUTH_EMAIL_FROM``); otherwise they
+are printed on the console and listed at ``/dev/mailbox``, a development-only page.
+
 OAuth sign-in comes from the environment, no code needed: every built-in provider whose
 ``AUTH_<PROVIDER>_ID`` is set (with ``AUTH_<PROVIDER>_SECRET``, and ``_ISSUER`` where the
 service needs one), and any OpenID provider through ``AUTH_OIDC_ID``, ``AUTH_OIDC_SECRET``
@@ -25,7 +29,11 @@ from quart import Quart, Response, render_template, request
 from authui import AuthConfig, Callbacks, Credentials, CredentialsSignin, SessionOptions, Theme
 from authui.adapters import AdapterUser
 from authui.adapters.from_url import adapter_from_url
+from authui.mail.console import ConsoleOutbox
 from authui.pages.packs import installed_packs
+from authui.providers.console_email import ConsoleEmail
+from authui.providers.email import EmailProvider
+from authui.providers.nodemailer import Email
 from authui.providers.oauth import OAuthProvider
 from authui.providers.registry import providers_from_env
 from authui.quart import AuthUI
@@ -77,6 +85,20 @@ ADAPTER: Any = adapter_from_url(DATABASE_URL)
 OAUTH_PROVIDERS = providers_from_env(os.environ)
 """The OAuth providers configured through the environment."""
 
+MAILBOX: ConsoleOutbox | None = None if os.environ.get("AUTH_EMAIL_SERVER") else ConsoleOutbox()
+"""The development mailbox, when links are not sent through a real server."""
+
+
+def email_provider() -> EmailProvider:
+    """Magic links through ``AUTH_EMAIL_SERVER``, or onto the console and the mailbox page."""
+    sender = os.environ.get("AUTH_EMAIL_FROM") or "authui demo <demo@localhost>"
+    if MAILBOX is None:
+        return Email(server=os.environ["AUTH_EMAIL_SERVER"], sender=sender)
+    return ConsoleEmail(outbox=MAILBOX, sender=sender)
+
+
+EMAIL = email_provider()
+
 
 def session_with_user_id(
     session: dict[str, Any], user: AdapterUser | None = None, token: dict[str, Any] | None = None
@@ -88,7 +110,7 @@ def session_with_user_id(
 
 CONFIGS = {
     (pack, scheme): AuthConfig(
-        providers=[PROVIDER, *OAUTH_PROVIDERS],
+        providers=[PROVIDER, EMAIL, *OAUTH_PROVIDERS],
         adapter=ADAPTER,
         secret=development_secret(),
         trust_host=True,
@@ -134,6 +156,7 @@ async def theme_choices() -> dict[str, Any]:
         "schemes": SCHEMES,
         "current_pack": request.cookies.get("theme", "default"),
         "current_scheme": request.cookies.get("scheme", "auto"),
+        "has_mailbox": MAILBOX is not None,
     }
 
 
@@ -156,6 +179,14 @@ async def profile() -> str:
         session=await auth(),
         oauth=[p for p in OAUTH_PROVIDERS if isinstance(p, OAuthProvider)],
     )
+
+
+@app.get("/dev/mailbox")
+async def mailbox() -> tuple[str, int] | str:
+    """Development only: the magic links the console sender "sent", newest first."""
+    if MAILBOX is None:
+        return await render_template("mailbox.html", messages=None), 404
+    return await render_template("mailbox.html", messages=list(reversed(MAILBOX.messages)))
 
 
 @app.get("/theme")

@@ -95,3 +95,29 @@ async def test_theme_switcher_changes_the_pages() -> None:
     bad = await client.get("/theme?theme=nope&next=https://evil.com")
     assert bad.headers["Location"] == "/"
     assert len(CONFIGS) == 3 * len({pack for pack, _ in CONFIGS})
+
+
+async def test_magic_link_through_the_development_mailbox() -> None:
+    client = await started_client()
+    page = await (await client.get("/auth/signin?callbackUrl=%2Fprofile")).get_data(as_text=True)
+    assert 'name="email"' in page
+    asked = await client.post(
+        "/auth/signin/email",
+        form={"csrfToken": await csrf_from(page), "email": "Grace@Example.com"},
+    )
+    assert (
+        asked.headers["Location"]
+        == "http://localhost/auth/verify-request?provider=email&type=email"
+    )
+    mailbox = await (await client.get("/dev/mailbox")).get_data(as_text=True)
+    match = re.search(
+        r'<strong class="demo-mailbox-to">grace@example.com</strong>.*?href="([^"]+)"',
+        mailbox,
+        re.S,
+    )
+    assert match is not None
+    link = match.group(1).replace("&amp;", "&")
+    done = await client.get(link.removeprefix("http://localhost"))
+    assert done.headers["Location"].startswith("http://localhost/auth/new-user?callbackUrl=")
+    profile = await (await client.get("/profile")).get_data(as_text=True)
+    assert '<dd id="profile-email">grace@example.com</dd>' in profile
