@@ -29,6 +29,7 @@ from authui.http import Request as Request
 from authui.http import Response as Response
 from authui.options import validate_config as validate_config
 from authui.providers.credentials import Credentials as Credentials
+from authui.providers.email import EmailProvider as EmailProvider
 from authui.providers.oauth import OIDC as OIDC
 from authui.providers.oauth import Endpoint as Endpoint
 from authui.providers.oauth import OAuth2 as OAuth2
@@ -48,6 +49,7 @@ __all__ = [
     "CookieOverride",
     "Credentials",
     "CredentialsSignin",
+    "EmailProvider",
     "Endpoint",
     "Events",
     "Experimental",
