@@ -20,6 +20,7 @@ from authui.errors import (
 )
 from authui.http import Request
 from authui.logger import WarningCode
+from authui.mail.console import is_console
 from authui.oauth.client_auth import private_key
 from authui.providers.credentials import Credentials
 from authui.providers.email import EmailProvider
@@ -124,6 +125,11 @@ def static_check(config: AuthConfig) -> ConfigCheck:
         warnings.append("csrf-disabled")
     if config.experimental.enable_webauthn:
         warnings.append("experimental-webauthn")
+    if not config.development and any(
+        isinstance(p, EmailProvider) and p.transport is not None and is_console(p.transport)
+        for p in config.providers
+    ):
+        warnings.append("console-email")
     return ConfigCheck(errors, warnings)
 
 

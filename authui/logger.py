@@ -22,6 +22,7 @@ WarningCode = Literal[
     "experimental-webauthn",
     "dev-secret-generated",
     "weak-secret",
+    "console-email",
 ]
 
 WARNING_TEXT: dict[str, str] = {
@@ -35,6 +36,9 @@ WARNING_TEXT: dict[str, str] = {
     "up for this process. Sessions end when the process restarts and are not shared with other "
     "processes. Run `authui secret` and set AUTH_SECRET before deploying.",
     "weak-secret": "A secret is shorter than 32 characters. Run `authui secret` for a strong one.",
+    "console-email": "An email provider prints its sign-in links on the console instead of "
+    "sending them (ConsoleEmail), outside development mode: whoever reads the output can sign "
+    "in as anyone. Use a real sender.",
 }
 
 

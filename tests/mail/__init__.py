@@ -1,0 +1,3 @@
+"""Sign-in email transports and the email provider factories."""
+
+from __future__ import annotations
