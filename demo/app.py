@@ -137,11 +137,18 @@ auth = auth_ui.auth
 
 @app.before_serving
 async def seed_demo_user() -> None:
-    """Store the demo user, so that signing in finds it (and it is not a new user)."""
+    """Store the demo user, so that signing in finds it (and it is not a new user).
+
+    Several processes may start together on one database: whichever stores the user
+    first wins, and the others find it there."""
     record = USERS["demo"]
     if await ADAPTER.get_user(record["id"]) is None:
         user = AdapterUser(id=record["id"], email=record["email"], name=record["name"])
-        await ADAPTER.create_user(user)
+        try:
+            await ADAPTER.create_user(user)
+        except Exception:
+            if await ADAPTER.get_user(record["id"]) is None:
+                raise
 
 
 @app.after_serving

@@ -221,7 +221,7 @@ async def _counts(target: Target) -> dict[str, int]:
             table.name: int(
                 (await conn.execute(select(func.count()).select_from(table))).scalar_one()
             )
-            for table in adapter.tables.metadata.sorted_tables
+            for table in adapter.tables.authjs
         }
 
 
@@ -250,6 +250,7 @@ def assert_at_latest(target: Target) -> None:
     assert versions(target) == list(range(1, LATEST_VERSION + 1))
     for table in ("sessions", "verification_token"):
         assert ["expires"] in indexed(target, table)
+    assert run(lambda: _has_table(target, target.naming.rate_limits))
 
 
 # Rows -------------------------------------------------------------------------------
@@ -502,7 +503,9 @@ def test_upgrade_from_version_1_keeps_every_row(
     assert ["expires"] not in indexed(target, "sessions")
 
     status = cli("status", target)
-    assert f"at version 1 of {LATEST_VERSION}: 1 migration pending" in status.out
+    assert f"at version 1 of {LATEST_VERSION}: {LATEST_VERSION - 1} migrations pending" in (
+        status.out
+    )
 
     statements.clear()
     done = cli("upgrade", target)
@@ -771,7 +774,7 @@ def test_index_names_fit_every_database() -> None:
 
 
 def test_status_lines() -> None:
-    pending = MIGRATIONS[1:]
+    pending = MIGRATIONS[1:2]
     assert "not initialised" in SchemaStatus(0, 2, (), MIGRATIONS).describe()
     assert "unversioned" in SchemaStatus(0, 2, ("users",), MIGRATIONS).describe()
     two = (MIGRATIONS[1], MIGRATIONS[1])

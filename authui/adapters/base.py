@@ -14,10 +14,15 @@ Rules every adapter follows (the conformance suite in ``authui.testing`` checks 
 - a user's ``email`` may be ``None`` (OAuth providers such as Twitter/X give none), and
   any number of users may have none;
 - ``update_authenticator_counter`` raises for an unknown credential.
+
+Beyond Auth.js's interface, authui knows one more optional method, ``increment_rate_limit``
+(see ``Adapter``), which counts events in fixed time windows for limits shared by every
+process of an app; ``RateLimitWindow`` is the window arithmetic the adapters share.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, Protocol, TypedDict
@@ -104,6 +109,18 @@ class Adapter(Protocol):
     Optionally, ``create_user_and_session(user, session_token, expires)`` stores a new user
     and its first session atomically (both or neither); without it authui makes the two
     calls one after the other.
+
+    Optionally too, as an authui extension that Auth.js does not have,
+    ``increment_rate_limit(key, window_seconds) -> int`` counts one event for ``key`` in the
+    current fixed window (number ``floor(now / window_seconds)``, see ``RateLimitWindow``)
+    and returns how many events ``key`` has in that window, this one included. It is
+    atomic: ``N`` concurrent calls in one window return ``1`` to ``N``, each once. Counts of
+    different keys, and of one key with different ``window_seconds``, are independent; a
+    new window starts again from ``1``, and the counts of windows that have ended are
+    removed in time (the store does not grow without bound). ``window_seconds`` is a
+    positive integer (authui's adapters raise ``ValueError`` otherwise). authui's limits on
+    sign-in emails count through it, so that every process of the app sees the same
+    counts; an adapter without it makes authui count in each process on its own.
     """
 
     async def create_user(self, user: AdapterUser) -> AdapterUser: ...
@@ -143,6 +160,38 @@ class Adapter(Protocol):
     async def update_authenticator_counter(
         self, credential_id: str, counter: int
     ) -> AdapterAuthenticator: ...
+
+
+@dataclass(frozen=True, slots=True)
+class RateLimitWindow:
+    """A fixed window of ``increment_rate_limit``: window ``number`` of ``seconds`` seconds
+    each since the Unix epoch (``floor(now / seconds)``), as seen at ``now``.
+
+    Every authui adapter takes the current window from ``current``, so they all count in
+    the same windows, by the application's clock.
+    """
+
+    seconds: int
+    number: int
+    now: float
+
+    @classmethod
+    def current(cls, seconds: int) -> RateLimitWindow:
+        """The window that ``time.time()`` falls in.
+
+        Raises:
+            ValueError: ``seconds`` is not a positive integer.
+        """
+        if isinstance(seconds, bool) or not isinstance(seconds, int) or seconds < 1:
+            raise ValueError(f"window_seconds must be a positive integer, not {seconds!r}")
+        now = time.time()
+        return cls(seconds, int(now // seconds), now)
+
+    @property
+    def ends_at(self) -> float:
+        """When the window ends (its count is no longer needed), in seconds since the
+        epoch; always after ``now``."""
+        return (self.number + 1) * self.seconds
 
 
 class AdapterCalls:

@@ -2,12 +2,14 @@
 
 Nothing survives a restart and nothing is shared between processes; use the SQL or Redis
 adapter for anything else. Each method body runs without awaiting, so on one event loop
-every call is atomic (``use_verification_token`` hands a token out exactly once).
+every call is atomic (``use_verification_token`` hands a token out exactly once, and
+``increment_rate_limit`` counts every event once).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import heapq
 from datetime import datetime
 
 from authui.adapters.base import (
@@ -15,13 +17,14 @@ from authui.adapters.base import (
     AdapterAuthenticator,
     AdapterSession,
     AdapterUser,
+    RateLimitWindow,
     UserChanges,
     VerificationToken,
 )
 
 
 class MemoryAdapter:
-    """Every adapter method, over dictionaries."""
+    """Every adapter method, and authui's ``increment_rate_limit``, over dictionaries."""
 
     def __init__(self) -> None:
         self.users: dict[str, AdapterUser] = {}
@@ -29,6 +32,10 @@ class MemoryAdapter:
         self.sessions: dict[str, AdapterSession] = {}
         self.tokens: dict[tuple[str, str], VerificationToken] = {}
         self.authenticators: dict[str, AdapterAuthenticator] = {}
+        #: ``(key, window_seconds, window number)`` -> the count in that window.
+        self.rate_limits: dict[tuple[str, int, int], int] = {}
+        # (when the window ends, its rate_limits key), soonest first: what to drop when.
+        self._rate_limit_ends: list[tuple[float, tuple[str, int, int]]] = []
 
     async def create_user(self, user: AdapterUser) -> AdapterUser:
         self._check_new(user)
@@ -132,3 +139,18 @@ class MemoryAdapter:
         authenticator = dataclasses.replace(self.authenticators[credential_id], counter=counter)
         self.authenticators[credential_id] = authenticator
         return authenticator
+
+    async def increment_rate_limit(self, key: str, window_seconds: int) -> int:
+        """authui extension: count one event for ``key`` in the current window of
+        ``window_seconds`` and return the window's count, this one included. The counts of
+        windows that have ended are dropped on the next call."""
+        window = RateLimitWindow.current(window_seconds)
+        ends = self._rate_limit_ends
+        while ends and ends[0][0] <= window.now:
+            del self.rate_limits[heapq.heappop(ends)[1]]
+        entry = (key, window_seconds, window.number)
+        count = self.rate_limits.get(entry, 0) + 1
+        if count == 1:
+            heapq.heappush(ends, (window.ends_at, entry))
+        self.rate_limits[entry] = count
+        return count

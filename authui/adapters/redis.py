@@ -26,10 +26,18 @@ field names are the Auth.js ones (``emailVerified``, ``userId``, ``providerAccou
     token:<identifier>:<token>                verification token (JSON), TTL at its expires
     authenticator:<credentialID>              authenticator (JSON)
     user-authenticators:<userId>              LIST of credential ids, oldest first
+    rate-limit:<seconds>:<window>:<key>       integer count, TTL at the window's end
 
 Sessions and verification tokens get a TTL at their ``expires`` (``SET … PXAT``), so Redis
 drops them by itself once they expire; ``update_session`` moves it. Expired session tokens left in
 ``user-sessions:<userId>`` are pruned whenever that user gets a new session.
+
+``rate-limit:`` keys hold the counts of ``increment_rate_limit`` (an authui extension, not
+part of Auth.js's interface): the count of ``<key>`` in window number ``<window>``
+(``floor(now / <seconds>)``) of ``<seconds>``-second windows. The key embeds the window,
+so a new window starts from a new key, and each key lives until its window ends (a TTL of
+the window's remaining time, so clocks that differ between Redis and the app do not
+matter).
 
 The per-user indexes live in their own namespaces (``user-accounts:`` rather than
 ``account:user:``) so that no id, email or provider can make one key look like another;
@@ -37,11 +45,13 @@ in the two keys with two variable parts, ``:`` and ``%`` in the first part (prov
 identifier) are percent-encoded (``%3A``, ``%25``), which leaves ordinary values as they are.
 
 Atomicity: ``use_verification_token`` is one ``GETDEL``, so of many concurrent calls for
-one token exactly one gets it. Changes that touch several keys (``create_user``,
-``update_user``, ``delete_user``, ``link_account``, ``create_authenticator``,
-``update_session``, ``update_authenticator_counter``, …) run as ``WATCH``/``MULTI``/``EXEC``
-transactions that retry when a watched key changes underneath them. The keys of one
-operation may live in different hash slots, so Redis Cluster is not supported.
+one token exactly one gets it; ``increment_rate_limit`` is ``INCR`` and ``PEXPIRE`` in one
+``MULTI``/``EXEC``, so every concurrent call gets a count of its own. Changes that touch
+several keys (``create_user``, ``update_user``, ``delete_user``, ``link_account``,
+``create_authenticator``, ``update_session``, ``update_authenticator_counter``, …) run as
+``WATCH``/``MULTI``/``EXEC`` transactions that retry when a watched key changes underneath
+them. The keys of one operation may live in different hash slots, so Redis Cluster is not
+supported.
 
 Emails are unique: ``create_user`` and ``update_user`` raise ``ValueError`` for an email
 another user has (as the Auth.js SQL schemas' unique constraint would). A user may have no
@@ -52,6 +62,7 @@ email (``None``: OAuth providers such as Twitter/X give none); such users have n
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from types import TracebackType
@@ -66,6 +77,7 @@ from authui.adapters.base import (
     AdapterAuthenticator,
     AdapterSession,
     AdapterUser,
+    RateLimitWindow,
     UserChanges,
     VerificationToken,
 )
@@ -81,7 +93,8 @@ _MILLISECOND = timedelta(milliseconds=1)
 
 
 class RedisAdapter:
-    """Every adapter method, over Redis (``redis.asyncio``).
+    """Every adapter method, and authui's ``increment_rate_limit``, over Redis
+    (``redis.asyncio``).
 
     Args:
         redis: A ``redis://``/``rediss://``/``unix://`` URL, or an existing
@@ -167,6 +180,12 @@ class RedisAdapter:
     def user_authenticators_key(self, user_id: str) -> str:
         """``<prefix>user-authenticators:<userId>``: list of credential ids, oldest first."""
         return f"{self._prefix}user-authenticators:{user_id}"
+
+    def rate_limit_key(self, key: str, window_seconds: int, window: int) -> str:
+        """``<prefix>rate-limit:<seconds>:<window>:<key>``: the count of ``key`` in window
+        number ``window`` of ``window_seconds``-second windows, expiring when it ends.
+        ``<key>`` comes last and the numbers hold no ``:``, so it needs no escaping."""
+        return f"{self._prefix}rate-limit:{window_seconds}:{window}:{key}"
 
     # Users ----------------------------------------------------------------------------
 
@@ -407,6 +426,20 @@ class RedisAdapter:
             VerificationToken,
             await self._redis.getdel(self.verification_token_key(identifier, token)),
         )
+
+    # Rate limits (an authui extension) ------------------------------------------------
+
+    async def increment_rate_limit(self, key: str, window_seconds: int) -> int:
+        """Count one event for ``key`` in the current window of ``window_seconds`` and
+        return the window's count, this one included: ``INCR`` of the window's key and a
+        ``PEXPIRE`` at the window's end, in one ``MULTI``/``EXEC``."""
+        window = RateLimitWindow.current(window_seconds)
+        redis_key = self.rate_limit_key(key, window_seconds, window.number)
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.incr(redis_key)
+            pipe.pexpire(redis_key, math.ceil((window.ends_at - window.now) * 1000))
+            count, _ = await pipe.execute()
+        return int(count)
 
     # Authenticators -------------------------------------------------------------------
 

@@ -2,7 +2,8 @@
 
 Install with ``pip install "authui[sqlalchemy]"`` (SQLite), ``"authui[postgresql]"`` or
 ``"authui[mysql]"``. By default it uses the Auth.js SQL schema, so an Auth.js app and an
-authui app can share one database::
+authui app can share one database (authui adds one table of its own, ``rate_limits``, the
+counts of ``increment_rate_limit`` for the limits on sign-in emails)::
 
     from authui.adapters.sqlalchemy import SQLAlchemyAdapter
 

@@ -9,12 +9,11 @@ configuration).
 from __future__ import annotations
 
 import hashlib
-import time
 import weakref
 from collections import defaultdict
 from dataclasses import dataclass
 
-from authui.adapters.base import AdapterCalls
+from authui.adapters.base import AdapterCalls, RateLimitWindow
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -42,7 +41,7 @@ class LocalCounter:
 
     def increment(self, key: str, window: int) -> int:
         """Count one event for ``key``; the count in the current window."""
-        current = int(time.time() // window)
+        current = RateLimitWindow.current(window).number
         for stale in [k for k in self._counts if k[0] == key and k[2] != current]:
             del self._counts[stale]
         self._counts[(key, window, current)] += 1

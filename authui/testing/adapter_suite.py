@@ -26,6 +26,10 @@ The suite raises ``AssertionError`` itself, with a message naming the method and
 rather than relying on pytest's assertion rewriting (which does not reach installed
 packages), so failures read the same under any configuration.
 
+authui's optional ``increment_rate_limit`` (an extension of Auth.js's interface) is tested
+when the adapter has it, and those tests are skipped when it has not. One of them waits for
+the next second (1-second windows), so the suite takes up to a second longer for it.
+
 Dates are compared to the millisecond: a returned ``datetime`` must be timezone-aware,
 in UTC (``utcoffset() == 0``) and less than one millisecond away from the value given,
 so adapters that keep milliseconds (JSON ``toISOString`` dates, ``DATETIME(3)``,
@@ -39,9 +43,11 @@ import base64
 import dataclasses
 import inspect
 import secrets
+import time
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 from authui.adapters.base import (
     Adapter,
@@ -49,9 +55,14 @@ from authui.adapters.base import (
     AdapterAuthenticator,
     AdapterSession,
     AdapterUser,
+    RateLimitWindow,
     VerificationToken,
 )
+from authui.config import AuthConfig, SessionOptions
 from authui.csrf import token_hash
+from authui.mail.message import VerificationEmail
+from authui.providers.email import EmailProvider
+from authui.testing.client import AuthClient
 
 __all__ = [
     "ADAPTER_METHODS",
@@ -91,6 +102,11 @@ AUTHENTICATOR_METHODS: tuple[str, ...] = (
 _T = TypeVar("_T")
 _PRECISION = timedelta(milliseconds=1)
 _SECRET = "conformance-suite-secret-0123456789abcdef"  # noqa: S105 (a test value)
+_MIN_CONCURRENCY = 20
+_HOUR, _DAY = 3600, 86400  # window lengths, in seconds
+
+RateLimiter = Callable[[str, int], Awaitable[int]]
+"""An adapter's ``increment_rate_limit(key, window_seconds)``."""
 
 
 # -- checks ------------------------------------------------------------------------------
@@ -274,6 +290,35 @@ async def _create_user(adapter: Adapter, **fields: Any) -> AdapterUser:
     return dataclasses.replace(user, id=created.id)
 
 
+def _rate_limiter(adapter: object) -> RateLimiter:
+    """The adapter's ``increment_rate_limit``. It is optional (without it authui counts in
+    each process on its own): for an adapter without it, the test is skipped."""
+    __tracebackhide__ = True
+    method = getattr(adapter, "increment_rate_limit", None)
+    if method is None:
+        import pytest  # the suite runs under pytest; only this test outcome needs it
+
+        pytest.skip(f"{type(adapter).__name__} has no increment_rate_limit (it is optional)")
+    _expect(inspect.iscoroutinefunction(method), "increment_rate_limit must be async def")
+    return cast("RateLimiter", method)
+
+
+async def _in_one_window(
+    window_seconds: int, run: Callable[[str], Awaitable[list[int]]]
+) -> tuple[str, int, list[int]]:
+    """``run(key)`` with a fresh key, again (three times at most) until a run starts and
+    ends in one window of ``window_seconds``; the key, that window's number and the counts
+    the run returned. (A run that straddles a window's end rightly counts in two.)"""
+    __tracebackhide__ = True
+    for _ in range(3):
+        key = f"email:suite:address:{secrets.token_hex(32)}"  # shaped like authui's keys
+        window = RateLimitWindow.current(window_seconds).number
+        counts = await run(key)
+        if RateLimitWindow.current(window_seconds).number == window:
+            return key, window, counts
+    raise AssertionError(f"three runs each straddled the end of a {window_seconds} s window")
+
+
 def _coroutine_methods(adapter: object, names: tuple[str, ...]) -> None:
     __tracebackhide__ = True
     missing = [name for name in names if not callable(getattr(adapter, name, None))]
@@ -297,6 +342,14 @@ class _ConformanceBase:
 
     supports_webauthn: ClassVar[bool] = True
     concurrency: ClassVar[int] = 50
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.concurrency < _MIN_CONCURRENCY:
+            raise TypeError(
+                f"{cls.__name__}.concurrency is {cls.concurrency}; the suite races at least "
+                f"{_MIN_CONCURRENCY} concurrent calls"
+            )
 
 
 class AdapterAuthenticatorConformance(_ConformanceBase):
@@ -468,7 +521,8 @@ class AdapterConformanceWithoutWebAuthn(_ConformanceBase):
         supports_webauthn: Always ``False`` here; setting it to ``True`` is an error
             (subclass ``AdapterConformance`` to test authenticators).
         concurrency: How many concurrent ``use_verification_token`` calls race for one
-            token in ``test_use_verification_token_is_atomic``.
+            token in ``test_use_verification_token_is_atomic``, and how many concurrent
+            ``increment_rate_limit`` calls count one key (at least 20).
     """
 
     supports_webauthn: ClassVar[bool] = False
@@ -920,6 +974,109 @@ class AdapterConformanceWithoutWebAuthn(_ConformanceBase):
             "use_verification_token after the race",
         )
 
+    async def test_one_magic_link_followed_by_many_browsers_signs_in_once(
+        self, adapter: Adapter
+    ) -> None:
+        """The email flow through authui on this adapter: ``concurrency`` browsers follow
+        one sign-in link at once, and exactly one of them is signed in."""
+        sent: list[VerificationEmail] = []
+
+        async def keep(message: VerificationEmail, provider: EmailProvider) -> None:
+            sent.append(message)
+
+        config = AuthConfig(
+            providers=[EmailProvider(transport=keep, limits=None)],
+            adapter=adapter,
+            secret=secrets.token_urlsafe(32),
+            trust_host=True,
+            session=SessionOptions(strategy="database"),
+        )
+        first = AuthClient(config)
+        form = {"csrfToken": await first.csrf_token(), "email": f"{uuid.uuid4().hex}@example.com"}
+        await first.post("signin/email", form=form)
+        _expect(len(sent) == 1, f"the sign-in request sent {len(sent)} emails, not 1")
+        path = sent[0].url.removeprefix(first.url(""))
+        answers = await asyncio.gather(
+            *(AuthClient(config).get(path) for _ in range(self.concurrency))
+        )
+        signed_in = [a for a in answers if "error=" not in (a.header("location") or "error=")]
+        _expect(
+            len(signed_in) == 1,
+            f"{len(signed_in)} of {self.concurrency} browsers following one sign-in link were "
+            "signed in; expected exactly 1",
+        )
+
+    # -- rate limits: authui's optional increment_rate_limit ------------------------------
+
+    async def test_increment_rate_limit_counts_up(self, adapter: Adapter) -> None:
+        increment = _rate_limiter(adapter)
+
+        async def three(key: str) -> list[int]:
+            return [await increment(key, _DAY) for _ in range(3)]
+
+        _, _, counts = await _in_one_window(_DAY, three)
+        _expect(
+            counts == [1, 2, 3],
+            f"three increment_rate_limit calls in a row returned {counts}; expected [1, 2, 3]",
+        )
+
+    async def test_rate_limit_keys_and_window_lengths_are_independent(
+        self, adapter: Adapter
+    ) -> None:
+        increment = _rate_limiter(adapter)
+
+        async def interleaved(key: str) -> list[int]:
+            calls = [
+                (key, _DAY),
+                (key.upper(), _DAY),  # keys differ in case only
+                (key, _HOUR),  # the same key, counted in windows of another length
+                (key, _DAY),
+                (f"{key}:2", _DAY),
+                (key, _HOUR),
+                (key, _DAY),
+            ]
+            return [await increment(k, seconds) for k, seconds in calls]
+
+        # Every day's end is an hour's end: one hour-long window holds both counts.
+        _, _, counts = await _in_one_window(_HOUR, interleaved)
+        _expect(
+            counts == [1, 1, 1, 2, 1, 2, 3],
+            f"increment_rate_limit (key, day), (KEY, day), (key, hour), (key, day), "
+            f"(key:2, day), (key, hour), (key, day) returned {counts}; expected "
+            "[1, 1, 1, 2, 1, 2, 3]: every key and window length counts on its own",
+        )
+
+    async def test_increment_rate_limit_is_atomic(self, adapter: Adapter) -> None:
+        increment = _rate_limiter(adapter)
+        callers = self.concurrency
+
+        async def race(key: str) -> list[int]:
+            return list(await asyncio.gather(*(increment(key, _DAY) for _ in range(callers))))
+
+        _, _, counts = await _in_one_window(_DAY, race)
+        _expect(
+            sorted(counts) == list(range(1, callers + 1)),
+            f"{callers} concurrent increment_rate_limit calls returned {sorted(counts)}; "
+            f"expected 1 to {callers}, each once",
+        )
+
+    async def test_rate_limit_window_rolls_over(self, adapter: Adapter) -> None:
+        """A new window starts from 1; with 1-second windows the next one is at most a
+        second away."""
+        increment = _rate_limiter(adapter)
+
+        async def two(key: str) -> list[int]:
+            return [await increment(key, 1) for _ in range(2)]
+
+        key, window, counts = await _in_one_window(1, two)
+        _expect(counts == [1, 2], f"increment_rate_limit returned {counts}; expected [1, 2]")
+        await asyncio.sleep(window + 1 - time.time() + 0.02)  # into the next second
+        count = await increment(key, 1)
+        _expect(
+            count == 1,
+            f"increment_rate_limit in the next 1-second window returned {count}; expected 1",
+        )
+
     # -- deleting users -------------------------------------------------------------------
 
     async def test_new_user_with_first_session(self, adapter: Adapter) -> None:
@@ -1102,6 +1259,9 @@ class AdapterConformance(AdapterAuthenticatorConformance, AdapterConformanceWith
     (millisecond storage passes, second storage fails); ``use_verification_token`` hands a
     token out once, also to ``concurrency`` concurrent callers; ``delete_user`` deletes the
     user's sessions, accounts and authenticators and nothing of other users;
+    ``increment_rate_limit``, when the adapter has it, counts 1, 2, … per key and window
+    length, gives ``concurrency`` concurrent callers 1 to ``concurrency`` each once, and
+    starts again from 1 in a new window;
     ``update_authenticator_counter`` raises for an unknown credential. Methods whose
     protocol return is ``Record | None`` (``link_account``, ``unlink_account``,
     ``delete_session``, ``delete_user``, ``create_verification_token``) may return ``None``
@@ -1113,7 +1273,8 @@ class AdapterConformance(AdapterAuthenticatorConformance, AdapterConformanceWith
             (they are then not collected at all, rather than skipped); or subclass
             :class:`AdapterConformanceWithoutWebAuthn`.
         concurrency: How many concurrent ``use_verification_token`` calls race for one
-            token (default 50); exactly one must get it.
+            token (default 50, at least 20); exactly one must get it. As many concurrent
+            ``increment_rate_limit`` calls count one key.
     """
 
     supports_webauthn: ClassVar[bool] = True

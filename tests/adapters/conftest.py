@@ -1,9 +1,13 @@
-"""Where the adapter tests' servers are, and the rule for a server that is not there.
+"""Where the adapter tests' servers are, the rule for a server that is not there, and a
+clock for rate limits.
 
 Each server's URL comes from an environment variable, with the development and CI
 machines' address as the default. A test that needs a server asks for its fixture
 (``postgres_url``, ``mariadb_url``); when nothing listens at that address the test is
 skipped with the reason, or fails under ``CI=true`` (``tests.peers.availability``).
+
+``rate_limit_clock`` sets the time every adapter's ``increment_rate_limit`` counts by, so
+that a test moves from one window to the next without waiting.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from authui.adapters.base import RateLimitWindow
 from tests.peers.availability import peer_missing
 
 
@@ -80,3 +85,23 @@ def postgres_url() -> str:
 def mariadb_url() -> str:
     """The test MariaDB's SQLAlchemy URL (``AUTHUI_TEST_MARIADB_URL``)."""
     return require(MARIADB)
+
+
+@dataclass
+class RateLimitClock:
+    """The time, in seconds since the epoch, that ``RateLimitWindow.current`` sees."""
+
+    now: float
+
+
+@pytest.fixture
+def rate_limit_clock(monkeypatch: pytest.MonkeyPatch) -> RateLimitClock:
+    """A clock the test moves (``clock.now += 60``), standing in for ``time.time()`` in
+    ``RateLimitWindow.current``, the window arithmetic the adapters share."""
+    clock = RateLimitClock(1_000_000.5)
+
+    def current(cls: type[RateLimitWindow], seconds: int) -> RateLimitWindow:
+        return cls(seconds, int(clock.now // seconds), clock.now)
+
+    monkeypatch.setattr(RateLimitWindow, "current", classmethod(current))
+    return clock

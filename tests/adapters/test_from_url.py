@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from authui.adapters.sql.migrations import SchemaMigrator
+from authui.adapters.from_url import TablesOnFirstUse, adapter_from_url
+from authui.adapters.sql.migrations import LATEST_VERSION, SchemaMigrator
+from authui.adapters.sqlalchemy import SQLAlchemyAdapter
 from authui.options import resolve
 from authui.testing import AuthClient
 from tests.conftest import make_config
@@ -32,6 +34,20 @@ async def test_sqlite_url_creates_its_tables_and_keeps_sessions_across_restarts(
     session = (await restarted.get("session")).data()
     assert session["user"]["name"] == "Ada Lovelace"
     await resolve(again).config.adapter.close()
+
+
+async def test_an_embedded_database_from_before_rate_limits_is_upgraded_on_first_use(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'auth.db'}"
+    async with SQLAlchemyAdapter(url) as adapter:
+        await SchemaMigrator(adapter).init(target=2)  # the schema before rate_limits
+    wrapped = adapter_from_url(url)
+    assert isinstance(wrapped, TablesOnFirstUse)
+    assert [await wrapped.increment_rate_limit("k", 60) for _ in range(2)] == [1, 2]
+    status = await SchemaMigrator(wrapped.adapter).status()
+    assert status.version == LATEST_VERSION == 3
+    await wrapped.close()
 
 
 async def test_an_unknown_database_url_is_a_configuration_error(

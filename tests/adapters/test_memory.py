@@ -21,12 +21,14 @@ from authui.adapters import (
     UserChanges,
     VerificationToken,
 )
+from authui.adapters.base import RateLimitWindow
 from authui.testing import (
     AdapterAuthenticatorConformance,
     AdapterConformance,
     AdapterConformanceWithoutWebAuthn,
 )
 from authui.testing.adapter_suite import ADAPTER_METHODS, AUTHENTICATOR_METHODS
+from tests.adapters.conftest import RateLimitClock
 
 
 class TestMemoryAdapter(AdapterConformance):
@@ -91,7 +93,7 @@ class JsLikeAdapter(MemoryAdapter):
 
 
 class TestJsLikeAdapter(AdapterConformanceWithoutWebAuthn):
-    concurrency = 10
+    concurrency = 20  # the least the suite allows
 
     @pytest.fixture
     async def adapter(self) -> JsLikeAdapter:
@@ -132,6 +134,13 @@ def test_supports_webauthn_false_leaves_the_authenticator_tests_out() -> None:
     assert _collected(WithoutPasskeys) == core_tests
     assert _collected(PasskeysAgain) == passkey_tests | core_tests
     assert _collected(AdapterConformance) == passkey_tests | core_tests
+
+
+def test_concurrency_below_20_is_refused() -> None:
+    with pytest.raises(TypeError, match="at least 20 concurrent calls"):
+
+        class Timid(AdapterConformance):
+            concurrency = 19
 
 
 def test_supports_webauthn_true_needs_the_authenticator_tests() -> None:
@@ -219,6 +228,30 @@ class SilentCounter(MemoryAdapter):
         return await super().update_authenticator_counter(credential_id, counter)
 
 
+class RacyRateLimit(MemoryAdapter):
+    async def increment_rate_limit(self, key: str, window_seconds: int) -> int:
+        entry = (key, window_seconds, RateLimitWindow.current(window_seconds).number)
+        count = self.rate_limits.get(entry, 0) + 1
+        await asyncio.sleep(0)  # a read, then a write: not atomic
+        self.rate_limits[entry] = count
+        return count
+
+
+class OneWindowLength(MemoryAdapter):
+    async def increment_rate_limit(self, key: str, window_seconds: int) -> int:
+        return await super().increment_rate_limit(key, 86400)
+
+
+class CaseBlindRateLimitKeys(MemoryAdapter):
+    async def increment_rate_limit(self, key: str, window_seconds: int) -> int:
+        return await super().increment_rate_limit(key.lower(), window_seconds)
+
+
+class EndlessWindow(MemoryAdapter):
+    async def increment_rate_limit(self, key: str, window_seconds: int) -> int:
+        return await super().increment_rate_limit(key, 10**9)
+
+
 BROKEN: list[tuple[type[MemoryAdapter], str, str]] = [
     (RacyTokens, "test_use_verification_token_is_atomic", "50 of 50 concurrent"),
     (NoCascade, "test_delete_user_cascades", "get_account of a deleted user's account"),
@@ -236,6 +269,10 @@ BROKEN: list[tuple[type[MemoryAdapter], str, str]] = [
     (NoneIsAnEmail, "test_users_without_email_are_stored", "a second user without email"),
     (SyncGetUser, "test_adapter_methods_are_coroutine_functions", r"not async def: \['get_user'\]"),
     (SilentCounter, "test_update_authenticator_counter_unknown_raises", "expected it to raise"),
+    (RacyRateLimit, "test_increment_rate_limit_is_atomic", r"50 concurrent .* returned \[1, 1,"),
+    (OneWindowLength, "test_rate_limit_keys_and_window_lengths_are_independent", "on its own"),
+    (CaseBlindRateLimitKeys, "test_rate_limit_keys_and_window_lengths_are_independent", "own"),
+    (EndlessWindow, "test_rate_limit_window_rolls_over", "next 1-second window returned 3"),
 ]
 
 
@@ -261,3 +298,46 @@ async def test_a_missing_method_is_named() -> None:
     suite = AdapterConformanceWithoutWebAuthn()
     with pytest.raises(AssertionError, match=r"Partial: missing \['create_user', "):
         await suite.test_adapter_methods_are_coroutine_functions(cast(Adapter, Partial()))
+
+
+async def test_rate_limit_tests_skip_an_adapter_without_increment_rate_limit() -> None:
+    class WithoutRateLimits:
+        async def get_user(self, user_id: str) -> AdapterUser | None:
+            return None
+
+    suite = AdapterConformanceWithoutWebAuthn()
+    with pytest.raises(pytest.skip.Exception, match="has no increment_rate_limit"):
+        await suite.test_increment_rate_limit_counts_up(cast(Adapter, WithoutRateLimits()))
+
+
+# -- rate limits -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seconds", [0, -60, 1.5, True, "60"])
+async def test_window_lengths_are_positive_integers(seconds: Any) -> None:
+    with pytest.raises(ValueError, match="positive integer"):
+        RateLimitWindow.current(seconds)
+    with pytest.raises(ValueError, match="positive integer"):
+        await MemoryAdapter().increment_rate_limit("k", seconds)
+
+
+def test_rate_limit_windows_are_numbered_from_the_epoch() -> None:
+    window = RateLimitWindow(60, 100, 6_030.5)
+    assert window.ends_at == 6_060
+    current = RateLimitWindow.current(3600)
+    assert current.number == int(current.now // 3600)
+    assert current.now < current.ends_at <= current.now + 3600
+
+
+async def test_counts_of_ended_windows_are_dropped(rate_limit_clock: RateLimitClock) -> None:
+    """The adapter keeps the counts of current windows only."""
+    adapter = MemoryAdapter()
+    assert [await adapter.increment_rate_limit("a", 10) for _ in range(2)] == [1, 2]
+    assert await adapter.increment_rate_limit("b", 60) == 1
+    rate_limit_clock.now += 10  # a's 10-second window has ended, b's minute goes on
+    assert await adapter.increment_rate_limit("c", 10) == 1
+    assert adapter.rate_limits == {("b", 60, 16_666): 1, ("c", 10, 100_001): 1}
+    assert await adapter.increment_rate_limit("a", 10) == 1
+    rate_limit_clock.now += 60
+    assert await adapter.increment_rate_limit("d", 1) == 1
+    assert adapter.rate_limits == {("d", 1, 1_000_070): 1}

@@ -30,6 +30,7 @@ from authui.adapters.base import (
 )
 from authui.adapters.redis import DEFAULT_PREFIX, RedisAdapter
 from authui.testing import AdapterConformance
+from tests.adapters.conftest import RateLimitClock
 from tests.peers.availability import peer_missing
 
 REDIS_URL = os.environ.get("AUTHUI_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -361,7 +362,7 @@ async def test_new_session_prunes_expired_tokens_from_the_user_index(
     assert members == [session.session_token.encode()]
 
 
-async def test_key_layout(redis_client: Redis) -> None:
+async def test_key_layout(redis_client: Redis, rate_limit_clock: RateLimitClock) -> None:
     prefix = f"myapp-{uuid.uuid4().hex}:auth:"
     adapter = RedisAdapter(redis_client, prefix=prefix)
     assert RedisAdapter(redis_client).prefix == DEFAULT_PREFIX == "authui:"
@@ -378,6 +379,7 @@ async def test_key_layout(redis_client: Redis) -> None:
             )
         )
         authenticator = await adapter.create_authenticator(make_authenticator(user.id))
+        await adapter.increment_rate_limit("email:client:2001:db8::1", 3600)
 
         pai, cid = account.provider_account_id, authenticator.credential_id
         expected = {
@@ -390,6 +392,7 @@ async def test_key_layout(redis_client: Redis) -> None:
             "token:ada@example.com:hash": "string",
             f"authenticator:{cid}": "string",
             f"user-authenticators:{user.id}": "list",
+            "rate-limit:3600:277:email:client:2001:db8::1": "string",  # window 1_000_000 // 3600
         }
         assert await keys_under(redis_client, prefix) == set(expected)
         for key, kind in expected.items():
@@ -414,6 +417,30 @@ async def test_key_layout(redis_client: Redis) -> None:
         assert stored["credentialID"] == cid
     finally:
         await delete_prefixed(redis_client, prefix)
+
+
+async def test_rate_limit_keys_expire_when_their_window_ends(
+    adapter: RedisAdapter, redis_client: Redis, rate_limit_clock: RateLimitClock
+) -> None:
+    """A window's count is a key of its own that lives until the window ends (``PEXPIRE``
+    of the time left, so Redis's clock need not agree with the app's)."""
+    rate_limit_clock.now = 1_000_000.5  # 799.5 s before the end of window 277 of an hour
+    counts = [await adapter.increment_rate_limit("k", 3600) for _ in range(3)]
+    assert counts == [1, 2, 3]
+    key = adapter.rate_limit_key("k", 3600, 277)
+    assert key == f"{adapter.prefix}rate-limit:3600:277:k"
+    assert await redis_client.get(key) == b"3"
+    assert 799_500 - 2000 < await redis_client.pttl(key) <= 799_500
+
+    rate_limit_clock.now = 1_000_800.0  # the next window, at its very start
+    assert await adapter.increment_rate_limit("k", 3600) == 1
+    assert await redis_client.pttl(adapter.rate_limit_key("k", 3600, 278)) > 3_598_000
+    assert await adapter.increment_rate_limit("k", 60) == 1
+    assert await keys_under(redis_client, adapter.prefix) == {
+        "rate-limit:3600:277:k",
+        "rate-limit:3600:278:k",
+        "rate-limit:60:16680:k",
+    }
 
 
 async def test_colons_in_key_parts_cannot_collide(adapter: RedisAdapter) -> None:

@@ -2,10 +2,11 @@
 
 The conformance suite runs on each database in authui's schema (text ids) and, on
 PostgreSQL and MariaDB, in Auth.js's own schema (``SERIAL`` ids, created here with raw
-DDL). PostgreSQL tables live in a schema made for this test session, MariaDB tables
-under a table-name prefix made for it; both are dropped at the end, and every table is
-emptied before each test. Servers come from ``AUTHUI_TEST_POSTGRES_URL`` and
-``AUTHUI_TEST_MARIADB_URL`` (see ``conftest.py``).
+DDL, next to which ``create_all`` adds authui's ``rate_limits``). PostgreSQL tables live
+in a schema made for this test session, MariaDB tables under a table-name prefix made for
+it; both are dropped at the end, and every table is emptied before each test. Servers
+come from ``AUTHUI_TEST_POSTGRES_URL`` and ``AUTHUI_TEST_MARIADB_URL`` (see
+``conftest.py``).
 """
 
 from __future__ import annotations
@@ -33,9 +34,17 @@ from authui.adapters.base import (
     AdapterUser,
     VerificationToken,
 )
+from authui.adapters.sql.migrations import (
+    DEFAULT_VERSION_TABLE,
+    LATEST_VERSION,
+    MIGRATIONS,
+    SchemaMigrator,
+)
 from authui.adapters.sql.schema import to_utc
 from authui.adapters.sqlalchemy import IdType, SQLAlchemyAdapter, SQLNaming
+from authui.cli import main
 from authui.testing import AdapterConformance
+from tests.adapters.conftest import RateLimitClock
 from tests.peers.authjs_schema import AUTHJS_POSTGRES_DDL
 
 _T = TypeVar("_T")
@@ -127,9 +136,11 @@ async def create_authjs_tables(database: Database) -> None:
             ("authenticators", "authenticators"),
         )
     }
-    async with adapter, adapter.engine.begin() as conn:
-        for statement in ddl:
-            await conn.execute(text(statement.format(**names)))
+    async with adapter:
+        async with adapter.engine.begin() as conn:
+            for statement in ddl:
+                await conn.execute(text(statement.format(**names)))
+        await adapter.create_all()  # adds rate_limits, leaves Auth.js's tables as they are
 
 
 async def drop_tables(database: Database) -> None:
@@ -552,6 +563,8 @@ async def test_table_and_column_names_are_configurable(
     assert {"user_id", "provider_account_id", "refresh_token"} <= columns[t.accounts.name]
     assert {"credential_id", "credential_public_key"} <= columns[t.authenticators.name]
     assert columns[t.verification_tokens.name] == {"identifier", "token", "expires"}
+    assert t.rate_limits.name.endswith("_rate_limits")
+    assert columns[t.rate_limits.name] == {"key", "window_seconds", "window", "count", "expires"}
 
     user = await adapter.create_user(make_user())
     await adapter.link_account(make_account(user.id))
@@ -613,6 +626,127 @@ async def test_use_verification_token_races(
     winners = [result for result in results if result is not None]
     assert sorted(w.token for w in winners) == sorted(t.token for t in tokens)
     assert all(w == next(t for t in tokens if t.token == w.token) for w in winners)
+
+
+# Rate limits ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("server", ["postgresql", "mariadb", "sqlite"], indirect=True)
+async def test_increment_rate_limit_races_across_two_pools(
+    own_tables: Callable[..., Awaitable[SQLAlchemyAdapter]],
+) -> None:
+    """Three new keys, 20 racers each, from two adapters (two pools), while each adapter
+    also deletes ended windows on its first count: every key counts 1 to 20, each once."""
+    first = await own_tables()
+    keys = [f"email:client:{uuid.uuid4().hex}" for _ in range(3)]
+    async with SQLAlchemyAdapter(first.engine.url, naming=first.naming) as second:
+        counts = await asyncio.gather(
+            *(
+                (first if i % 2 else second).increment_rate_limit(key, 86400)
+                for i in range(20)
+                for key in keys
+            )
+        )
+    for n in range(len(keys)):
+        assert sorted(counts[n :: len(keys)]) == list(range(1, 21))
+
+
+async def test_rows_of_ended_windows_are_deleted_once_a_minute(
+    own_tables: Callable[..., Awaitable[SQLAlchemyAdapter]], rate_limit_clock: RateLimitClock
+) -> None:
+    first = await own_tables()
+    table = first.tables.rate_limits
+
+    async def rows() -> list[tuple[Any, ...]]:
+        c = table.c
+        query = select(c.key, c.window_seconds, c.window, c["count"], c.expires)
+        async with first.engine.connect() as conn:
+            return sorted(tuple(row) for row in await conn.execute(query))
+
+    def end_of(window: int) -> datetime:
+        return datetime.fromtimestamp(window * 10, UTC)
+
+    assert [await first.increment_rate_limit("old", 10) for _ in range(2)] == [1, 2]
+    assert await rows() == [("old", 10, 100_000, 2, end_of(100_001))]
+    rate_limit_clock.now += 10  # the old window has ended
+    async with SQLAlchemyAdapter(first.engine.url, naming=first.naming) as second:
+        assert await second.increment_rate_limit("new", 10) == 1  # its first count sweeps
+    assert await rows() == [("new", 10, 100_001, 1, end_of(100_002))]
+    rate_limit_clock.now += 10
+    assert await first.increment_rate_limit("newer", 10) == 1  # swept less than a minute ago
+    assert [row[0] for row in await rows()] == ["new", "newer"]
+
+
+async def test_rate_limit_keys_have_at_most_255_characters(
+    own_tables: Callable[..., Awaitable[SQLAlchemyAdapter]],
+) -> None:
+    adapter = await own_tables()
+    longest = "é" * 254 + "E"
+    assert await adapter.increment_rate_limit(longest, 60) == 1
+    assert await adapter.increment_rate_limit(longest, 60) == 2
+    assert await adapter.increment_rate_limit(longest[:-1] + "e", 60) == 1
+    with pytest.raises(ValueError, match="at most 255 characters"):
+        await adapter.increment_rate_limit(longest + "x", 60)
+    with pytest.raises(ValueError, match="positive integer"):
+        await adapter.increment_rate_limit("k", 0)
+
+
+def test_authui_db_upgrade_adds_the_rate_limits_table(
+    server: tuple[str, str | None], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A database at version 2 (before rate limits) gets ``rate_limits`` from
+    ``authui db upgrade``, as version 3, and ``authui db status`` says so."""
+    url, schema = server
+    prefix = unique("v") + "_"
+    naming = SQLNaming(schema=schema).prefixed(prefix)
+    args = ["--url", url, "--table-prefix", prefix, *(["--schema", schema] if schema else [])]
+
+    def db(command: str) -> str:
+        capsys.readouterr()
+        assert main(["db", command, *args]) == 0
+        return capsys.readouterr().out
+
+    async def rate_limits_indexes(adapter: SQLAlchemyAdapter) -> list[list[str]] | None:
+        def look(conn: Any) -> list[list[str]] | None:
+            inspector = inspect(conn)
+            if not inspector.has_table(naming.rate_limits, schema=schema):
+                return None
+            indexes = inspector.get_indexes(naming.rate_limits, schema=schema)
+            return [list(index["column_names"]) for index in indexes]
+
+        async with adapter.engine.connect() as conn:
+            return await conn.run_sync(look)
+
+    async def at_version_2() -> list[list[str]] | None:
+        async with SQLAlchemyAdapter(url, naming=naming) as adapter:
+            migrator = SchemaMigrator(adapter, version_table=prefix + DEFAULT_VERSION_TABLE)
+            await migrator.init(target=2)
+            return await rate_limits_indexes(adapter)
+
+    async def count_twice() -> tuple[list[int], list[list[str]] | None]:
+        async with SQLAlchemyAdapter(url, naming=naming) as adapter:
+            counts = [await adapter.increment_rate_limit("k", 60) for _ in range(2)]
+            return counts, await rate_limits_indexes(adapter)
+
+    async def drop() -> None:
+        async with SQLAlchemyAdapter(url, naming=naming) as adapter:
+            await adapter.drop_all()
+            version_table = SchemaMigrator(adapter, version_table=prefix + DEFAULT_VERSION_TABLE)
+            async with adapter.engine.begin() as conn:
+                await conn.run_sync(version_table.version_table.drop)
+
+    assert LATEST_VERSION == 3
+    try:
+        assert run(at_version_2) is None
+        assert "at version 2 of 3: 1 migration pending" in db("status")
+        upgraded = db("upgrade")
+        assert f"upgraded from version 2 to 3 (3: {MIGRATIONS[2].description})" in upgraded
+        assert "up to date at version 3" in db("status")
+        counts, indexes = run(count_twice)
+        assert counts == [1, 2]
+        assert indexes == [["expires"]]
+    finally:
+        run(drop)
 
 
 # Dates ------------------------------------------------------------------------------

@@ -1,10 +1,12 @@
-"""``SQLAlchemyAdapter``: every adapter method over SQLAlchemy 2's async engine."""
+"""``SQLAlchemyAdapter``: every adapter method, and authui's ``increment_rate_limit``, over
+SQLAlchemy 2's async engine."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import dataclasses
+import time
 from collections.abc import AsyncIterator, Mapping
 from datetime import datetime
 from types import TracebackType
@@ -21,10 +23,12 @@ from authui.adapters.base import (
     AdapterAuthenticator,
     AdapterSession,
     AdapterUser,
+    RateLimitWindow,
     UserChanges,
     VerificationToken,
 )
 from authui.adapters.sql.naming import SQLNaming
+from authui.adapters.sql.rate_limits import count_event, delete_ended
 from authui.adapters.sql.records import (
     account_from,
     authenticator_from,
@@ -33,9 +37,10 @@ from authui.adapters.sql.records import (
     user_from,
     values_of,
 )
-from authui.adapters.sql.schema import IdType, Tables, build_tables
+from authui.adapters.sql.schema import MAX_RATE_LIMIT_KEY, IdType, Tables, build_tables
 
 _MAX_INTEGER_ID = 2**31 - 1  # Auth.js's SERIAL is a 32-bit integer
+_RATE_LIMIT_SWEEP_SECONDS = 60.0  # how often one adapter deletes the rows of ended windows
 _USER_FIELDS = frozenset(UserChanges.__annotations__)
 
 #: Pool settings for server databases when the adapter creates the engine: at most 15
@@ -72,6 +77,10 @@ class SQLAlchemyAdapter:
     ``async with``. Every method is one transaction; ``use_verification_token`` and
     ``unlink_account`` use ``DELETE … RETURNING`` where the database has it and a
     ``DELETE`` whose row count decides elsewhere, so a token is handed out once.
+
+    ``increment_rate_limit`` (an authui extension) counts in the ``rate_limits`` table,
+    which ``create_all`` makes and ``authui db upgrade`` adds to an older database
+    (version 3).
     """
 
     def __init__(
@@ -101,6 +110,7 @@ class SQLAlchemyAdapter:
         # A pool of one shared connection (SQLite in memory) can't hold two transactions.
         single = isinstance(self.engine.pool, StaticPool | SingletonThreadPool)
         self._serial: asyncio.Lock | None = asyncio.Lock() if single else None
+        self._next_rate_limit_sweep = 0.0  # time.monotonic(): the first count sweeps
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -367,6 +377,33 @@ class SQLAlchemyAdapter:
         if row is None:
             raise KeyError(f"no authenticator with credential id {credential_id!r}")
         return authenticator_from(authenticators, row)
+
+    # -- rate limits (an authui extension) -----------------------------------------------
+
+    async def increment_rate_limit(self, key: str, window_seconds: int) -> int:
+        """Count one event for ``key`` in the current window of ``window_seconds`` and
+        return the window's count, this one included.
+
+        One atomic upsert of the ``rate_limits`` row of ``(key, window_seconds, window)``
+        (see ``authui.adapters.sql.rate_limits.count_event``). At most once a minute the
+        adapter then deletes the rows of every window that has ended, in a transaction of
+        its own.
+
+        Raises:
+            ValueError: ``window_seconds`` is not a positive integer, or ``key`` is longer
+                than 255 characters.
+        """
+        window = RateLimitWindow.current(window_seconds)
+        if len(key) > MAX_RATE_LIMIT_KEY:
+            raise ValueError(f"rate limit keys have at most {MAX_RATE_LIMIT_KEY} characters")
+        rate_limits = self.tables.rate_limits
+        async with self._transaction() as conn:
+            count = await count_event(conn, rate_limits, key, window)
+        if time.monotonic() >= self._next_rate_limit_sweep:
+            self._next_rate_limit_sweep = time.monotonic() + _RATE_LIMIT_SWEEP_SECONDS
+            async with self._transaction() as conn:
+                await conn.execute(delete_ended(rate_limits, window))
+        return count
 
     # -- internals -----------------------------------------------------------------------
 

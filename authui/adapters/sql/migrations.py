@@ -88,7 +88,7 @@ class Migration:
 
 async def _create_tables(conn: AsyncConnection, tables: Tables) -> None:
     """Version 1: the five Auth.js tables as ``SQLAlchemyAdapter.create_all`` makes them."""
-    await conn.run_sync(tables.metadata.create_all)
+    await conn.run_sync(tables.metadata.create_all, tables=list(tables.authjs))
 
 
 async def _index_expiry_columns(conn: AsyncConnection, tables: Tables) -> None:
@@ -98,6 +98,13 @@ async def _index_expiry_columns(conn: AsyncConnection, tables: Tables) -> None:
         await conn.run_sync(_ensure_index, table, "expires")
 
 
+async def _create_rate_limits(conn: AsyncConnection, tables: Tables) -> None:
+    """Version 3: authui's ``rate_limits`` table, the counts of ``increment_rate_limit``
+    (limits on sign-in emails), with its index on ``expires``."""
+    await conn.run_sync(tables.rate_limits.create, checkfirst=True)
+    await conn.run_sync(_ensure_index, tables.rate_limits, "expires")
+
+
 #: Every version, in order; the last one is what ``init`` creates.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "create the Auth.js tables", _create_tables),
@@ -105,6 +112,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         2,
         "index sessions.expires and verification_token.expires for expiry cleanup",
         _index_expiry_columns,
+    ),
+    Migration(
+        3,
+        "create rate_limits, the shared counts of the limits on sign-in emails",
+        _create_rate_limits,
     ),
 )
 

@@ -3,6 +3,8 @@
 The defaults are the Auth.js SQL adapters' names (``users``, ``accounts``, ``sessions``,
 ``verification_token``, ``authenticators``; camelCase columns except OAuth's snake_case
 token fields), so one database serves an Auth.js app and an authui app side by side.
+authui adds one table Auth.js does not have, ``rate_limits`` (the counts of
+``increment_rate_limit``), whose name is configurable too.
 """
 
 from __future__ import annotations
@@ -66,6 +68,8 @@ class SQLNaming:
         sessions: The database sessions table.
         verification_tokens: The email sign-in tokens table.
         authenticators: The passkeys table.
+        rate_limits: authui's table of rate-limit counts (not an Auth.js table; its
+            columns keep their names).
         columns: Column renames, from the Auth.js column name to yours. A bare name
             (``"userId"``) renames it in every table; one qualified by the Auth.js table
             name (``"accounts.userId"``) only there, and wins over a bare one.
@@ -81,6 +85,7 @@ class SQLNaming:
     sessions: str = "sessions"
     verification_tokens: str = "verification_token"
     authenticators: str = "authenticators"
+    rate_limits: str = "rate_limits"
     columns: Mapping[str, str] = field(default_factory=dict, hash=False)
     schema: str | None = None
 
@@ -109,6 +114,7 @@ class SQLNaming:
             sessions=prefix + self.sessions,
             verification_tokens=prefix + self.verification_tokens,
             authenticators=prefix + self.authenticators,
+            rate_limits=prefix + self.rate_limits,
         )
 
     def table(self, authjs_table: str) -> str:

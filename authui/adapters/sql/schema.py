@@ -111,6 +111,10 @@ def _text(mysql_length: int, *, ascii_only: bool = False) -> TypeEngine[str]:
     return Text().with_variant(varchar, *_MYSQL)
 
 
+#: The longest ``rate_limits.key``, in characters (MariaDB/MySQL index a ``VARCHAR``).
+MAX_RATE_LIMIT_KEY = 255
+
+
 @dataclass(frozen=True, slots=True)
 class Tables:
     """The adapter's tables, in one ``MetaData`` (a migration tool's ``target_metadata``)."""
@@ -121,10 +125,23 @@ class Tables:
     sessions: Table
     verification_tokens: Table
     authenticators: Table
+    rate_limits: Table
+
+    @property
+    def authjs(self) -> tuple[Table, ...]:
+        """The five Auth.js tables (all but ``rate_limits``)."""
+        return (
+            self.users,
+            self.accounts,
+            self.sessions,
+            self.verification_tokens,
+            self.authenticators,
+        )
 
 
 def build_tables(naming: SQLNaming, id_type: IdType) -> Tables:
-    """The five Auth.js tables under ``naming``, with ``users.id`` of ``id_type``.
+    """The five Auth.js tables under ``naming``, with ``users.id`` of ``id_type``, and
+    authui's ``rate_limits``.
 
     Beyond Auth.js's PostgreSQL schema, which it matches column for column, it adds what
     lookups need: unique ``users.email``, ``(provider, providerAccountId)`` and
@@ -134,6 +151,11 @@ def build_tables(naming: SQLNaming, id_type: IdType) -> Tables:
     ``users.email`` is nullable, as in Auth.js: users of OAuth providers that give no
     address (Twitter/X, Bitbucket, Reddit) have none. Its ``UNIQUE`` applies to addresses
     only: PostgreSQL, MariaDB/MySQL and SQLite all let any number of rows hold ``NULL``.
+
+    ``rate_limits`` holds ``increment_rate_limit``'s counts: one row per ``key``, window
+    length (``window_seconds``) and window number (``window``, ``floor(now /
+    window_seconds)``), with the ``count`` so far and when the window ends (``expires``,
+    indexed, so that the rows of ended windows are cheap to find and delete).
     """
     metadata = MetaData(schema=naming.schema)
     user_id: TypeEngine[Any] = Integer() if id_type == "integer" else String(255)
@@ -198,4 +220,17 @@ def build_tables(naming: SQLNaming, id_type: IdType) -> Tables:
         p("credentialBackedUp", "credential_backed_up", Boolean(), nullable=False),
         p("transports", "transports", Text()),
     )
-    return Tables(metadata, users, accounts, sessions, verification_tokens, authenticators)
+    rate_limits = Table(
+        naming.rate_limits,
+        metadata,
+        Column("key", _text(MAX_RATE_LIMIT_KEY), nullable=False),
+        Column("window_seconds", Integer(), nullable=False),
+        Column("window", BigInteger(), nullable=False),
+        Column("count", Integer(), nullable=False),
+        Column("expires", UTCDateTime(), nullable=False, index=True),
+        PrimaryKeyConstraint("key", "window_seconds", "window"),
+        **_MYSQL_TABLE_OPTIONS,
+    )
+    return Tables(
+        metadata, users, accounts, sessions, verification_tokens, authenticators, rate_limits
+    )
