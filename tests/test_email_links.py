@@ -9,6 +9,7 @@ import asyncio
 import hashlib
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
@@ -292,3 +293,32 @@ async def test_a_link_stored_by_auth_js_with_rotated_secrets_still_works() -> No
     link = urlencode({"callbackUrl": WELCOME, "token": "t" * 64, "email": "ada@example.com"})
     done = await client.get(f"callback/email?{link}")
     assert done.header("location") == WELCOME_NEW
+
+
+async def test_with_trust_host_the_client_is_the_last_forwarded_address() -> None:
+    client, outbox, _ = setup(limits=SendLimits(per_address=None, per_client=1))
+    client.config = replace(client.config, trust_host=True)
+    first = await request_link(client, "a@example.com", **{"X-Forwarded-For": "1.1.1.1, 10.0.0.1"})
+    assert str(first.header("location")).endswith("type=email")
+    # the client may forge the first entry; the proxy's own (last) one still counts
+    forged = await request_link(client, "b@example.com", **{"X-Forwarded-For": "2.2.2.2, 10.0.0.1"})
+    assert (
+        forged.header("location") == f"{APP}/auth/signin?error=EmailSignInError&code=rate_limited"
+    )
+    other = await request_link(client, "c@example.com", **{"X-Forwarded-For": "10.0.0.2"})
+    assert str(other.header("location")).endswith("type=email")
+    assert len(outbox.sent) == 2
+
+
+async def test_the_app_can_override_the_email_templates(tmp_path: Path) -> None:
+    emails = tmp_path / "authui" / "emails"
+    emails.mkdir(parents=True)
+    (emails / "signin.subject.txt").write_text("Your Acme login link")
+    (emails / "signin.txt").write_text("Hello! {{ url }}")
+    client, outbox, _ = setup()
+    client.config = replace(client.config, theme=Theme(template_dirs=[str(tmp_path)]))
+    await request_link(client, "ada@example.com")
+    [message] = outbox.sent
+    assert message.subject == "Your Acme login link"
+    assert message.text == f"Hello! {message.url}"
+    assert "Sign in to" in message.html  # not overridden: the pack's
