@@ -38,16 +38,22 @@ _REASON_LIMIT = 300
 """Characters of a service's error text kept in a ``DeliveryError``."""
 
 
-async def resend_transport(message: VerificationEmail, provider: EmailProvider) -> None:
-    """POST the message to Resend's ``/emails``, with the key as bearer token."""
-    key = _api_key("Resend", provider)
-    body = {
+def _common_fields(message: VerificationEmail) -> dict[str, str]:
+    """``from``, ``to``, ``subject``, ``html``, ``text``: what Resend, Mailgun and Forward
+    Email take."""
+    return {
         "from": message.sender,
         "to": message.to,
         "subject": message.subject,
         "html": message.html,
         "text": message.text,
     }
+
+
+async def resend_transport(message: VerificationEmail, provider: EmailProvider) -> None:
+    """POST the message to Resend's ``/emails``, with the key as bearer token."""
+    key = _api_key("Resend", provider)
+    body = _common_fields(message)
     await _post("Resend", RESEND_URL, message, provider, headers=_bearer(key), json=body)
 
 
@@ -100,26 +106,14 @@ async def mailgun_transport(message: VerificationEmail, provider: EmailProvider)
             "give a sender address on your Mailgun domain"
         )
     url = f"{MAILGUN_HOSTS[region]}/v3/{quote(domain, safe='')}/messages"
-    form = {
-        "from": message.sender,
-        "to": message.to,
-        "subject": message.subject,
-        "html": message.html,
-        "text": message.text,
-    }
+    form = _common_fields(message)
     await _post("Mailgun", url, message, provider, headers=_basic("api", key), data=form)
 
 
 async def forwardemail_transport(message: VerificationEmail, provider: EmailProvider) -> None:
     """POST the message to Forward Email's ``/v1/emails``, with HTTP Basic ``<key>:``."""
     key = _api_key("Forward Email", provider)
-    body = {
-        "from": message.sender,
-        "to": message.to,
-        "subject": message.subject,
-        "html": message.html,
-        "text": message.text,
-    }
+    body = _common_fields(message)
     await _post(
         "Forward Email", FORWARD_EMAIL_URL, message, provider, headers=_basic(key, ""), json=body
     )

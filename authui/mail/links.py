@@ -11,6 +11,7 @@ import hashlib
 import inspect
 import secrets
 import uuid
+from typing import Any
 from urllib.parse import urlencode
 
 from authui.actions.authorized import allowed_redirect, finish_sign_in
@@ -55,8 +56,20 @@ def _address(provider: EmailProvider, value: object) -> str:
     return provider.normalize_identifier(value)
 
 
-def _account(provider: EmailProvider, email: str, user_id: str) -> dict[str, str]:
-    return {"providerAccountId": email, "userId": user_id, "type": "email", "provider": provider.id}
+async def _user_and_account(
+    adapter: AdapterCalls, provider: EmailProvider, email: str
+) -> tuple[AdapterUser | None, dict[str, Any], dict[str, Any]]:
+    """The stored user of ``email`` (if any), the user the callbacks see (a new id for an
+    unknown address), and the account the callbacks see."""
+    found: AdapterUser | None = await adapter.call("get_user_by_email", NEEDED_FOR, email)
+    user = user_record(found) if found else {"id": str(uuid.uuid4()), "email": email}
+    account = {
+        "providerAccountId": email,
+        "userId": user["id"],
+        "type": "email",
+        "provider": provider.id,
+    }
+    return found, user, account
 
 
 def client_address(ctx: Context) -> str | None:
@@ -94,14 +107,7 @@ async def send_link(ctx: Context, provider: EmailProvider) -> InternalResponse:
             raise EmailSignInError(
                 f"The per-{passed} limit of sign-in emails is reached", code="rate_limited"
             )
-    found: AdapterUser | None = await adapter.call("get_user_by_email", NEEDED_FOR, email)
-    user = user_record(found) if found else {"id": str(uuid.uuid4()), "email": email}
-    account = {
-        "providerAccountId": email,
-        "userId": user["id"],
-        "type": "email",
-        "provider": provider.id,
-    }
+    _, user, account = await _user_and_account(adapter, provider, email)
     elsewhere = await allowed_redirect(
         ctx, user=user, account=account, email={"verification_request": True}
     )
@@ -197,14 +203,7 @@ async def accept_link(ctx: Context, provider: EmailProvider) -> InternalResponse
     """
     adapter = adapter_of(ctx)
     email = await _use(ctx, provider, adapter)
-    found: AdapterUser | None = await adapter.call("get_user_by_email", NEEDED_FOR, email)
-    user = user_record(found) if found else {"id": str(uuid.uuid4()), "email": email}
-    account = {
-        "providerAccountId": email,
-        "userId": user["id"],
-        "type": "email",
-        "provider": provider.id,
-    }
+    found, user, account = await _user_and_account(adapter, provider, email)
     elsewhere = await allowed_redirect(ctx, user=user, account=account)
     if elsewhere is not None:
         return InternalResponse(redirect=elsewhere)
