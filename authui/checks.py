@@ -9,6 +9,8 @@ from authui.config import AuthConfig
 from authui.env import provider_env_prefix
 from authui.errors import (
     AuthError,
+    DuplicateConditionalUI,
+    ExperimentalFeatureNotEnabled,
     InvalidCallbackUrl,
     InvalidEndpoints,
     InvalidProvider,
@@ -16,6 +18,7 @@ from authui.errors import (
     MissingAdapterMethods,
     MissingAuthorize,
     MissingSecret,
+    MissingWebAuthnAutocomplete,
     UntrustedHost,
 )
 from authui.http import Request
@@ -25,6 +28,7 @@ from authui.oauth.client_auth import private_key
 from authui.providers.credentials import Credentials
 from authui.providers.email import EmailProvider
 from authui.providers.oauth import OAuthProvider
+from authui.providers.webauthn import WebAuthnProvider
 from authui.urls import is_valid_callback_url
 
 DATABASE_SESSION_METHODS = (
@@ -151,11 +155,48 @@ def _provider_errors(config: AuthConfig) -> list[AuthError]:
             errors.extend(oauth_provider_errors(provider))
         if isinstance(provider, EmailProvider):
             errors.extend(email_provider_errors(provider, config))
+    errors.extend(webauthn_errors(config))
     credentials = [p for p in config.providers if isinstance(p, Credentials)]
     errors.extend(
         MissingAuthorize(f"Credentials provider {p.id!r} has no `authorize` function")
         for p in credentials
         if p.authorize is None
+    )
+    return errors
+
+
+def webauthn_errors(config: AuthConfig) -> list[AuthError]:
+    """Passkey providers: the experimental flag, an adapter, one conditional UI at most,
+    and an autofill field (``autocomplete`` with ``webauthn``) where it is on."""
+    passkeys = [p for p in config.providers if isinstance(p, WebAuthnProvider)]
+    if not passkeys:
+        return []
+    errors: list[AuthError] = []
+    if not config.experimental.enable_webauthn:
+        errors.append(
+            ExperimentalFeatureNotEnabled(
+                "Passkeys are experimental: set Experimental(enable_webauthn=True)"
+            )
+        )
+    if config.adapter is None:
+        errors.append(MissingAdapter("Passkeys need an adapter to keep the passkeys"))
+    conditional = [p for p in passkeys if p.enable_conditional_ui]
+    if len(conditional) > 1:
+        errors.append(
+            DuplicateConditionalUI(
+                "Only one passkey provider may offer conditional UI (autofill): "
+                f"{[p.id for p in conditional]}"
+            )
+        )
+    errors.extend(
+        MissingWebAuthnAutocomplete(
+            f"Passkey provider {p.id!r} has conditional UI but no form field whose "
+            'autocomplete contains "webauthn"'
+        )
+        for p in conditional
+        if not any(
+            "webauthn" in str(f.get("autocomplete", "")).split() for f in p.form_fields.values()
+        )
     )
     return errors
 
@@ -236,6 +277,20 @@ EMAIL_METHODS = (
 )
 """What email sign-in needs from an adapter: its tokens, and finding or storing users."""
 
+WEBAUTHN_METHODS = (
+    "create_user",
+    "get_user",
+    "get_user_by_email",
+    "link_account",
+    "get_account",
+    "delete_user",
+    "get_authenticator",
+    "create_authenticator",
+    "list_authenticators_by_user_id",
+    "update_authenticator_counter",
+)
+"""What passkeys need from an adapter."""
+
 OAUTH_USER_METHODS = (
     "get_user_by_account",
     "get_user_by_email",
@@ -263,6 +318,8 @@ def _adapter_errors(config: AuthConfig) -> list[AuthError]:
         needs["OAuth sign-in with an adapter"] = (*OAUTH_USER_METHODS, current)
     if any(isinstance(p, EmailProvider) for p in config.providers):
         needs["Email sign-in"] = EMAIL_METHODS
+    if any(isinstance(p, WebAuthnProvider) for p in config.providers):
+        needs["Passkeys"] = WEBAUTHN_METHODS
     errors: list[AuthError] = []
     for feature, methods in needs.items():
         missing = [m for m in methods if not callable(getattr(config.adapter, m, None))]

@@ -27,7 +27,9 @@ from authui.pages import signin_error_message
 from authui.providers.credentials import Credentials
 from authui.providers.email import EmailProvider
 from authui.providers.oauth import OAuthProvider
+from authui.providers.webauthn import WebAuthnProvider
 from authui.sessions.database import adapter_of, user_record
+from authui.webauthn.ceremony import callback as passkey_callback
 
 
 async def get(ctx: Context) -> InternalResponse:
@@ -43,6 +45,10 @@ async def post(ctx: Context) -> InternalResponse:
     provider = ctx.provider
     if isinstance(provider, OAuthProvider):
         return await _oauth(ctx, provider)
+    if isinstance(provider, WebAuthnProvider):
+        if not ctx.csrf.verified:
+            raise MissingCSRF("CSRF token was missing during a passkey sign-in")
+        return await passkey_callback(ctx, provider)
     if isinstance(provider, Credentials):
         if not ctx.csrf.verified:
             raise MissingCSRF("CSRF token was missing during a credentials sign-in")

@@ -21,16 +21,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
-from authui.adapters.base import AdapterAccount, AdapterCalls, AdapterUser
+from authui.adapters.base import AdapterAccount, AdapterUser
 from authui.callbacks import emit
 from authui.context import Context
-from authui.dates import now
 from authui.errors import OAuthAccountNotLinked
-from authui.jwt import JWTDecodeError
 from authui.oauth.callback import Authorized
 from authui.providers.oauth import OAuthProvider, stable_user_id
+from authui.sessions.current import signed_in_user
 from authui.sessions.database import user_record
-from authui.sessions.jwt import decode_token
 
 NEEDED_FOR = "OAuth sign-in with an adapter"
 
@@ -69,7 +67,7 @@ async def decide(ctx: Context, provider: OAuthProvider, authorized: Authorized) 
     account_id = authorized.account["providerAccountId"]
     if adapter is None:
         return Linking({**authorized.user, "id": stable_user_id(provider.id, account_id)}, None)
-    current = await _current_user(ctx, adapter)
+    current = await signed_in_user(ctx, adapter, NEEDED_FOR)
     linked: AdapterUser | None = await adapter.call(
         "get_user_by_account", NEEDED_FOR, provider.id, account_id
     )
@@ -110,28 +108,6 @@ async def decide(ctx: Context, provider: OAuthProvider, authorized: Authorized) 
         True,
         _creator(ctx, provider, authorized, new_user),
     )
-
-
-async def _current_user(ctx: Context, adapter: AdapterCalls) -> AdapterUser | None:
-    """The user signed in by this request's session cookie, if any."""
-    token = ctx.session_chunks().value
-    if not token:
-        return None
-    if ctx.options.strategy == "jwt":
-        try:
-            claims = await decode_token(ctx, token)
-        except JWTDecodeError:
-            return None
-        sub = (claims or {}).get("sub")
-        found: AdapterUser | None = (
-            await adapter.call("get_user", NEEDED_FOR, sub) if isinstance(sub, str) else None
-        )
-        return found
-    pair = await adapter.call("get_session_and_user", NEEDED_FOR, token)
-    if pair is None or pair[0].expires < now():
-        return None
-    user: AdapterUser = pair[1]
-    return user
 
 
 def _account(provider: OAuthProvider, authorized: Authorized, user_id: str) -> AdapterAccount:
