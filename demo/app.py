@@ -6,6 +6,9 @@ sessions in an embedded SQLite file (``.authui-demo.db``, or ``AUTH_DATABASE_URL
 they survive a restart; ``AUTH_SESSION_STRATEGY=jwt`` switches to JWT sessions (users and
 linked accounts are still stored). Run it with ``scripts/demo``.
 
+Passkeys (provider ``passkey``): open the demo at ``http://localhost:<port>``, not an IP
+address, which cannot own passkeys; the profile page adds more passkeys to the account.
+
 Magic links (provider ``email``): with ``AUTH_EMAIL_SERVER`` set to an ``smtp://`` or
 ``smtps://`` URL they are sent through that server (from ``AUTH_EMAIL_FROM``); otherwise they
 are printed on the console and listed at ``/dev/mailbox``, a development-only page.
@@ -26,7 +29,15 @@ from typing import Any
 
 from quart import Quart, Response, render_template, request
 
-from authui import AuthConfig, Callbacks, Credentials, CredentialsSignin, SessionOptions, Theme
+from authui import (
+    AuthConfig,
+    Callbacks,
+    Credentials,
+    CredentialsSignin,
+    Experimental,
+    SessionOptions,
+    Theme,
+)
 from authui.adapters import AdapterUser
 from authui.adapters.from_url import adapter_from_url
 from authui.mail.console import ConsoleOutbox
@@ -36,6 +47,7 @@ from authui.providers.email import EmailProvider
 from authui.providers.nodemailer import Email
 from authui.providers.oauth import OAuthProvider
 from authui.providers.registry import providers_from_env
+from authui.providers.webauthn import Passkey
 from authui.quart import AuthUI
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,7 +122,8 @@ def session_with_user_id(
 
 CONFIGS = {
     (pack, scheme): AuthConfig(
-        providers=[PROVIDER, EMAIL, *OAUTH_PROVIDERS],
+        providers=[PROVIDER, EMAIL, Passkey(), *OAUTH_PROVIDERS],
+        experimental=Experimental(enable_webauthn=True),
         adapter=ADAPTER,
         secret=development_secret(),
         trust_host=True,
