@@ -27,7 +27,7 @@ from authui.urls import ACTIONS_WITH_PROVIDER, is_auth_action, origin_of, safe_u
 
 RETURN_REDIRECT = "x-auth-return-redirect"
 JSON_HEADER = ("Content-Type", "application/json")
-PAGE_ACTIONS = frozenset({"signin", "signout", "error", "verify-request", "new-user"})
+PAGE_ACTIONS = frozenset({"signin", "signout", "error", "verify-request", "new-user", "passkeys"})
 CONFIG_ERROR_MESSAGE = (
     "There was a problem with the server configuration. Check the server logs for more information."
 )

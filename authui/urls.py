@@ -11,6 +11,7 @@ AuthAction = Literal[
     "csrf",
     "error",
     "new-user",
+    "passkeys",
     "providers",
     "session",
     "signin",

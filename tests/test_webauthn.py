@@ -243,3 +243,19 @@ def test_conditional_ui_checks() -> None:
     config = make_config(providers=[bare], adapter=MemoryAdapter(), experimental=flag)
     assert any(isinstance(e, MissingWebAuthnAutocomplete) for e in assert_config(config).errors)
     assert "experimental-webauthn" in assert_config(config).warnings
+
+
+async def test_passkeys_page_lists_the_users_passkeys() -> None:
+    client = passkey_client()
+    away = await client.get("passkeys")
+    assert away.header("location") == (
+        f"{APP}/auth/signin?callbackUrl=http%3A%2F%2Flocalhost%3A3000%2Fauth%2Fpasskeys"
+    )
+    key, _ = await register(client, "ada@example.com")
+    await sign_in(client, key)
+    html = (await client.get("passkeys")).body.decode()
+    assert "Passkeys of ada@example.com" in html
+    assert html.count('class="authui-passkey"') == 1
+    assert "used 1 times" in html
+    assert 'data-authui-passkey-register="passkey"' in html
+    assert "Add a passkey" in html

@@ -8,19 +8,21 @@ from typing import Any
 from authui.context import Context
 from authui.providers.base import Provider
 from authui.providers.credentials import Credentials
+from authui.providers.webauthn import WebAuthnProvider
 
 KEPT_INPUT_TYPES = frozenset({"text", "email", "tel", "number", "url", "search"})
 
 
 def field_views(
-    provider: Credentials, values: Mapping[str, Any] | None = None
+    provider: Credentials | WebAuthnProvider, values: Mapping[str, Any] | None = None
 ) -> list[dict[str, Any]]:
     """One entry per credentials field: name, label, input attributes and the kept value.
 
     Values are kept only for plain text-like inputs, never for passwords.
     """
     fields = []
-    for name, spec in provider.credentials.items():
+    specs = provider.credentials if isinstance(provider, Credentials) else provider.form_fields
+    for name, spec in specs.items():
         attributes = {k: v for k, v in spec.items() if k not in ("label", "name", "id", "value")}
         attributes.setdefault("type", "text")
         if attributes["type"] == "password":
@@ -56,7 +58,13 @@ def provider_view(
         "type": provider.type,
         "signin_url": ctx.action_url("signin", provider.id),
         "callback_url": ctx.action_url("callback", provider.id),
-        "fields": field_views(provider, values) if isinstance(provider, Credentials) else [],
+        "fields": (
+            field_views(provider, values)
+            if isinstance(provider, Credentials | WebAuthnProvider)
+            else []
+        ),
+        "conditional_ui": isinstance(provider, WebAuthnProvider) and provider.enable_conditional_ui,
+        "options_url": ctx.action_url("webauthn-options", provider.id),
         "brand_color": style.brand_color if style else None,
         "text_color": button_text(style.brand_color, style.text) if style else None,
         "logo": logo,
