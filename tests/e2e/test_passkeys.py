@@ -127,3 +127,37 @@ async def test_an_authenticator_without_user_verification_cannot_register(
     status = page.locator("form[data-authui-passkey] .authui-passkey-status")
     await expect(status).to_have_text("The passkey request was cancelled or timed out.")
     assert await (await page.request.get("/auth/session")).json() is None
+
+
+async def test_a_replayed_answer_is_refused(passkey_page: Any) -> None:
+    """The browser's answer to a ceremony, sent again with the same challenge cookie, is
+    refused: the challenge is single-use and the signature counter must grow."""
+    page, base, _ = await passkey_page()
+    email = f"replay-{uuid.uuid4().hex[:8]}@example.com"
+    await page.add_init_script(NO_AUTOFILL)
+    await page.goto("/auth/signin?callbackUrl=%2Fprofile")
+    await passkey_sign_in(page, email)
+    await page.wait_for_url(f"{base}/auth/new-user**")
+    await sign_out(page)
+    captured: dict[str, Any] = {}
+
+    async def keep(route: Any) -> None:
+        request = route.request
+        captured["body"] = request.post_data
+        captured["cookie"] = await request.header_value("cookie")
+        await route.continue_()
+
+    await page.route("**/auth/callback/passkey", keep)
+    await page.goto("/auth/signin?callbackUrl=%2Fprofile")
+    await passkey_sign_in(page, email)
+    await page.wait_for_url(f"{base}/profile")
+    replay = await page.request.post(
+        f"{base}/auth/callback/passkey",
+        headers={
+            "content-type": "application/x-www-form-urlencoded",
+            "cookie": captured["cookie"],
+            "x-auth-return-redirect": "1",
+        },
+        data=captured["body"],
+    )
+    assert (await replay.json())["url"].endswith("/auth/error?error=WebAuthnVerificationError")
