@@ -131,13 +131,14 @@
   }
 
   function show(form, text) {
-    let status = form.querySelector("[data-authui-passkey-status], .authui-passkey-status");
+    let status = form.querySelector(".authui-passkey-status");
     if (!status) {
       status = document.createElement("div");
       status.className = "authui-passkey-status";
-      status.setAttribute("role", "alert");
       form.prepend(status);
     }
+    status.setAttribute("role", "alert");
+    status.className = "authui-passkey-status authui-alert authui-alert-error";
     status.textContent = text;
   }
 
@@ -171,7 +172,9 @@
       });
       await finish(providerId, "authenticate", credential, fieldsOf(form));
     } catch (error) {
-      if (!controller.signal.aborted) show(form, messageFor(error));
+      // Autofill is opportunistic: when it cannot run (an IP address as host, a cancelled
+      // pick), the form still works, so nothing is shown.
+      if (!controller.signal.aborted) console.debug("authui: passkey autofill:", error);
     }
   }
 
