@@ -18,6 +18,7 @@ from authui.cookies import CHECK_MAX_AGE, Cookie, CookieOption, deletion
 from authui.errors import InvalidCheck
 from authui.jwt import JWTDecodeError, JWTExpired, decode, encode
 from authui.providers.oauth import OAuthProvider
+from authui.sealed import seal
 
 CheckCookie = Literal["state", "pkce_code_verifier", "nonce"]
 
@@ -37,14 +38,7 @@ def _option(ctx: Context, provider: OAuthProvider, key: CheckCookie) -> CookieOp
 
 
 def _seal(ctx: Context, provider: OAuthProvider, key: CheckCookie, value: str) -> Cookie:
-    option = _option(ctx, provider, key)
-    sealed = encode(
-        token={"value": value, "provider": provider.id},
-        secret=ctx.options.keys,
-        salt=option.name,
-        max_age=CHECK_MAX_AGE,
-    )
-    return Cookie(option.name, sealed, replace(option.options, max_age=CHECK_MAX_AGE))
+    return seal(ctx, _option(ctx, provider, key), provider.id, value)
 
 
 def random_value() -> str:

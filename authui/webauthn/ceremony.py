@@ -23,8 +23,9 @@ from authui.context import Context
 from authui.cookies import CHECK_MAX_AGE, Cookie, deletion
 from authui.errors import AccountNotLinked, AuthError, WebAuthnVerificationError
 from authui.http import InternalResponse
-from authui.jwt import JWTDecodeError, decode, encode
+from authui.jwt import JWTDecodeError, decode
 from authui.providers.webauthn import WebAuthnProvider
+from authui.sealed import seal
 from authui.sessions.current import signed_in_user
 from authui.sessions.database import adapter_of, user_record
 
@@ -72,14 +73,7 @@ def decide(action: str | None, *, logged_in: bool, known: bool, exists: bool) ->
 
 
 def _seal(ctx: Context, provider: WebAuthnProvider, value: dict[str, Any]) -> Cookie:
-    option = ctx.cookies.webauthn_challenge
-    sealed = encode(
-        token={"value": value, "provider": provider.id},
-        secret=ctx.options.keys,
-        salt=option.name,
-        max_age=CHECK_MAX_AGE,
-    )
-    return Cookie(option.name, sealed, replace(option.options, max_age=CHECK_MAX_AGE))
+    return seal(ctx, ctx.cookies.webauthn_challenge, provider.id, value)
 
 
 def _unseal(ctx: Context, provider: WebAuthnProvider) -> dict[str, Any]:
