@@ -28,6 +28,7 @@ ACTIONS = [
     "csrf",
     "error",
     "new-user",
+    "passkeys",
     "providers",
     "session",
     "signin",
@@ -89,7 +90,7 @@ def test_other_strings_are_not_actions(action: str) -> None:
 
 
 def test_action_sets() -> None:
-    """The Auth.js actions plus ``new-user``, authui's own welcome page."""
+    """The Auth.js actions plus authui's own pages: ``new-user`` and ``passkeys``."""
     assert set(ACTIONS) == AUTH_ACTIONS
     assert {"signin", "callback", "webauthn-options"} == ACTIONS_WITH_PROVIDER
 
