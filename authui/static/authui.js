@@ -142,15 +142,24 @@
   // How signIn() talks to the server for each provider type: a flow takes
   // (provider, fields, authorizationParams) and resolves {response, url} like postForm.
   // Credentials post to /callback/<id>, every other type to /signin/<id> (as next-auth does).
-  // Later features add their own (passkeys: "webauthn") through authui.defineSignInFlow.
+  // Later features add their own through authui.defineSignInFlow: passkeys ("webauthn") come
+  // from webauthn.js, and until it is loaded their sign-in fails with a clear message.
   const signInFlows = {
     credentials(provider, fields, params) {
       return postForm(withQuery(actionUrl("callback", provider.id), params), fields);
+    },
+    webauthn() {
+      return Promise.reject(
+        new AuthuiError("authui: passkeys need webauthn.js, loaded after authui.js"),
+      );
     },
     default(provider, fields, params) {
       return postForm(withQuery(actionUrl("signin", provider.id), params), fields);
     },
   };
+
+  // What defineSignInFlow hands to a flow's script, for the requests it makes itself.
+  const flowHelpers = Object.freeze({ actionUrl, postForm, navigate, AuthuiError });
 
   function withQuery(url, params) {
     const query = new URLSearchParams(params || {}).toString();
@@ -199,6 +208,23 @@
   }
 
   /**
+   * Add a passkey to the signed-in user's account (needs webauthn.js): signIn with
+   * action "register" through options.provider, else the first passkey provider. Takes the
+   * options of signIn (redirectTo, redirect) and answers like it.
+   */
+  async function registerPasskey(options) {
+    const { provider: wanted, ...rest } = options ?? {};
+    let providerId = wanted;
+    if (!providerId) {
+      const providers = await getProviders();
+      const found = Object.values(providers).find((provider) => provider.type === "webauthn");
+      if (!found) throw new AuthuiError("authui: the server has no passkey provider");
+      providerId = found.id;
+    }
+    return signIn(providerId, { ...rest, action: "register" });
+  }
+
+  /**
    * Sign out: post to <base>/signout, then go to options.redirectTo (default: this page), or
    * with redirect: false resolve {url} and stay.
    */
@@ -217,7 +243,7 @@
   // --- Page enhancements ---------------------------------------------------------------------
 
   // Functions run on the page once it is parsed, and on every piece of content htmx swaps in
-  // (`htmx:load`), with the root element to enhance. None yet; passkeys will add one.
+  // (`htmx:load`), with the root element to enhance (webauthn.js adds the passkey forms').
   const enhancers = [];
 
   function onLoad(enhancer) {
@@ -248,13 +274,16 @@
     getProviders,
     signIn,
     signOut,
+    registerPasskey,
     get basePath() {
       return basePath();
     },
     AuthuiError,
     onLoad,
+    // Returns helpers for the flow's own requests: actionUrl, postForm, navigate, AuthuiError.
     defineSignInFlow(type, flow) {
       signInFlows[type] = flow;
+      return flowHelpers;
     },
   });
 })();

@@ -1,22 +1,42 @@
-// authui passkeys: the browser half of the WebAuthn ceremonies, for the forms authui renders
-// (the sign-in page's passkey form, the passkeys page's "Add a passkey" form) and for your
-// own pages (window.authuiPasskeys.register()). No inline script, no third-party code; works
-// on content htmx swaps in (through authui.js's onLoad). Load it after authui.js.
-(() => {
+// authui passkeys: the browser half of the WebAuthn ceremonies.
+//
+// Load it after authui.js (<script src=".../webauthn.js" defer>; the sign-in and passkeys
+// pages do). It adds:
+// - the sign-in flow of "webauthn" providers, so that authui.signIn("passkey", {email}) and
+//   authui.registerPasskey() run a ceremony: GET <base>/webauthn-options/<id>, then
+//   navigator.credentials.create/get, then POST action + data to <base>/callback/<id>;
+// - the passkey forms: <form data-authui-passkey="<id>"> (sign in, or register a new user)
+//   and <form data-authui-passkey-register="<id>"> (add a passkey to the signed-in user),
+//   enhanced once each, also when htmx swaps them in; their messages appear in the form as
+//   a role="alert" element;
+// - autofill (conditional UI) for a form with data-authui-conditional="true": where the
+//   browser supports it, its passkeys are offered in the fields whose autocomplete has
+//   "webauthn"; a button-started ceremony aborts that pending request first.
+// Plain ES2020, no dependencies, no inline script (the pages' CSP has none).
+(function () {
   "use strict";
 
+  const authui = window.authui;
+  if (!authui || typeof authui.defineSignInFlow !== "function") {
+    console.error("authui: webauthn.js needs authui.js, loaded before it");
+    return;
+  }
+
+  // The form's data-authui-message-<key> wins (the pages translate them); these otherwise.
   const MESSAGES = {
-    cancelled: "The passkey request was cancelled or timed out.",
-    unsupported: "This browser does not support passkeys.",
-    failed: "Signing in with a passkey did not work. Try again.",
+    cancelled: "The passkey request was cancelled or timed out. Try again.",
+    unsupported: "This browser does not support passkeys. Use another way to sign in.",
+    insecure: "Passkeys need a secure (HTTPS) connection to this site.",
+    address: "Passkeys cannot be used at this address of the site.",
+    exists: "This device already holds a passkey for this account.",
+    failed: "The site could not complete the passkey request. Try again.",
   };
 
-  // --- base64url <-> ArrayBuffer -------------------------------------------------------------
+  // --- base64url <-> ArrayBuffer -----------------------------------------------------------
 
   function toBuffer(text) {
-    const base64 = text.replace(/-/g, "+").replace(/_/g, "/");
-    const padded = base64 + "=".repeat((4 - (base64.length % 4)) % 4);
-    const binary = atob(padded);
+    const base64 = String(text).replace(/-/g, "+").replace(/_/g, "/");
+    const binary = atob(base64 + "=".repeat((4 - (base64.length % 4)) % 4));
     const bytes = new Uint8Array(binary.length);
     for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
     return bytes.buffer;
@@ -25,19 +45,21 @@
   function toText(buffer) {
     const bytes = new Uint8Array(buffer);
     let binary = "";
-    for (const byte of bytes) binary += String.fromCharCode(byte);
+    for (let i = 0; i < bytes.length; i += 1) binary += String.fromCharCode(bytes[i]);
     return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
   }
 
+  function descriptors(list) {
+    return (list || []).map((descriptor) => ({ ...descriptor, id: toBuffer(descriptor.id) }));
+  }
+
+  // PublicKeyCredentialCreationOptionsJSON / RequestOptionsJSON -> what the API takes.
   function creationOptions(options) {
     return {
       ...options,
       challenge: toBuffer(options.challenge),
       user: { ...options.user, id: toBuffer(options.user.id) },
-      excludeCredentials: (options.excludeCredentials || []).map((c) => ({
-        ...c,
-        id: toBuffer(c.id),
-      })),
+      excludeCredentials: descriptors(options.excludeCredentials),
     };
   }
 
@@ -45,26 +67,29 @@
     return {
       ...options,
       challenge: toBuffer(options.challenge),
-      allowCredentials: (options.allowCredentials || []).map((c) => ({
-        ...c,
-        id: toBuffer(c.id),
-      })),
+      allowCredentials: descriptors(options.allowCredentials),
     };
   }
 
+  // A PublicKeyCredential -> its JSON form (RegistrationResponseJSON / AuthenticationResponseJSON).
   function credentialJson(credential) {
     const response = credential.response;
     const json = {
       id: credential.id,
       rawId: toText(credential.rawId),
       type: credential.type,
-      clientExtensionResults: credential.getClientExtensionResults(),
-      authenticatorAttachment: credential.authenticatorAttachment || undefined,
       response: { clientDataJSON: toText(response.clientDataJSON) },
+      clientExtensionResults: credential.getClientExtensionResults
+        ? credential.getClientExtensionResults()
+        : {},
     };
+    if (credential.authenticatorAttachment) {
+      json.authenticatorAttachment = credential.authenticatorAttachment;
+    }
     if (response.attestationObject) {
       json.response.attestationObject = toText(response.attestationObject);
-      json.response.transports = response.getTransports ? response.getTransports() : [];
+      json.response.transports =
+        typeof response.getTransports === "function" ? response.getTransports() : [];
     } else {
       json.response.authenticatorData = toText(response.authenticatorData);
       json.response.signature = toText(response.signature);
@@ -73,177 +98,270 @@
     return json;
   }
 
-  // --- talking to the server ----------------------------------------------------------------
+  // The pending autofill request: {form, controller, done}; at most one per page, and none
+  // while a ceremony started by a button or a call runs (the browser takes one at a time).
+  let autofill = null;
+  let ceremonies = 0;
 
-  function basePath() {
-    return window.authui ? window.authui.basePath : "/auth";
+  // --- the ceremonies ------------------------------------------------------------------------
+
+  function unsupportedReason() {
+    if (typeof window.PublicKeyCredential === "function" && navigator.credentials) return null;
+    return window.isSecureContext === false ? "insecure" : "unsupported";
   }
 
-  async function fetchOptions(providerId, query) {
-    const params = new URLSearchParams(query);
-    const url = `${basePath()}/webauthn-options/${encodeURIComponent(providerId)}?${params}`;
-    const response = await fetch(url, { credentials: "same-origin" });
-    const data = await response.json().catch(() => null);
-    if (!response.ok || !data || !data.options) {
-      throw new Error((data && data.error) || MESSAGES.failed);
+  function withQuery(url, query) {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) {
+      if (value) params.set(name, String(value));
+    }
+    const text = params.toString();
+    if (!text) return url;
+    return url + (url.includes("?") ? "&" : "?") + text;
+  }
+
+  // GET the options: {action, options}. Anything else (a 400 {"error"}, a 500) rejects with
+  // an AuthuiError carrying the status.
+  async function fetchOptions(url, query, signal) {
+    const response = await fetch(withQuery(url, query), {
+      credentials: "same-origin",
+      cache: "no-store",
+      headers: { Accept: "application/json" },
+      signal,
+    });
+    let data = null;
+    try {
+      data = await response.json();
+    } catch {
+      data = null;
+    }
+    if (!response.ok || !data || !data.options || !data.action) {
+      const reason = data && typeof data.error === "string" ? data.error : "no options";
+      const error = new helpers.AuthuiError(
+        `authui: passkey options answered HTTP ${response.status} (${reason})`,
+        response.status,
+      );
+      error.serverError = true;
+      throw error;
     }
     return data;
   }
 
-  async function finish(providerId, action, credential, fields) {
-    const body = new URLSearchParams({
+  // Where a provider's ceremony talks to: its options and callback URLs (a form's data
+  // attributes may name them; the base path's otherwise).
+  function urlsOf(provider, named = {}) {
+    return {
+      options: named.options || helpers.actionUrl("webauthn-options", provider.id),
+      callback: named.callback || helpers.actionUrl("callback", provider.id),
+    };
+  }
+
+  // One ceremony: options (the server picks register or authenticate unless fields.action
+  // says), the browser's credential, then the POST. Resolves {response, url} like postForm.
+  async function ceremony(provider, fields, urls) {
+    const unsupported = unsupportedReason();
+    if (unsupported) throw Object.assign(new Error(MESSAGES[unsupported]), { reason: unsupported });
+    ceremonies += 1;
+    try {
+      await stopAutofill();
+      const { action, options } = await fetchOptions(urls.options, {
+        action: fields.action,
+        email: fields.email,
+      });
+      const credential =
+        action === "register"
+          ? await navigator.credentials.create({ publicKey: creationOptions(options) })
+          : await navigator.credentials.get({ publicKey: requestOptions(options) });
+      if (!credential) {
+        throw Object.assign(new Error(MESSAGES.cancelled), { name: "NotAllowedError" });
+      }
+      return await answer(urls.callback, fields, action, credential);
+    } finally {
+      ceremonies -= 1;
+    }
+  }
+
+  function answer(callbackUrl, fields, action, credential) {
+    return helpers.postForm(callbackUrl, {
       ...fields,
       action,
       data: JSON.stringify(credentialJson(credential)),
     });
-    const response = await fetch(`${basePath()}/callback/${encodeURIComponent(providerId)}`, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: {
-        "Content-Type": "application/x-www-form-urlencoded",
-        "X-Auth-Return-Redirect": "1",
-      },
-      body,
-    });
-    const data = await response.json().catch(() => null);
-    if (!data || typeof data.url !== "string") throw new Error(MESSAGES.failed);
-    location.assign(new URL(data.url, location.href).href);
   }
 
-  async function ceremony(providerId, query, fields, signal) {
-    const { action, options } = await fetchOptions(providerId, query);
-    const credential =
-      action === "register"
-        ? await navigator.credentials.create({ publicKey: creationOptions(options), signal })
-        : await navigator.credentials.get({ publicKey: requestOptions(options), signal });
-    await finish(providerId, action, credential, fields);
+  const helpers = authui.defineSignInFlow("webauthn", (provider, fields) =>
+    ceremony(provider, fields, urlsOf(provider)),
+  );
+
+  // --- autofill (conditional UI) -------------------------------------------------------------
+
+  async function stopAutofill() {
+    const pending = autofill;
+    if (!pending) return;
+    autofill = null;
+    pending.controller.abort();
+    await pending.done; // the browser takes one request at a time: let this one end first
   }
 
-  function supported() {
-    return typeof window.PublicKeyCredential === "function" && !!navigator.credentials;
-  }
-
-  function messageFor(error) {
-    if (error && (error.name === "NotAllowedError" || error.name === "AbortError")) {
-      return MESSAGES.cancelled;
+  async function autofillAvailable() {
+    if (unsupportedReason()) return false;
+    if (typeof PublicKeyCredential.isConditionalMediationAvailable !== "function") return false;
+    try {
+      return await PublicKeyCredential.isConditionalMediationAvailable();
+    } catch {
+      return false;
     }
-    return (error && error.message) || MESSAGES.failed;
   }
 
-  function show(form, text) {
+  async function startAutofill(form) {
+    if (!(await autofillAvailable()) || ceremonies > 0) return;
+    if (autofill && autofill.form.isConnected) return; // another form of the page has it
+    await stopAutofill();
+    if (ceremonies > 0 || autofill) return;
+    const controller = new AbortController();
+    const pending = { form, controller, done: null };
+    autofill = pending;
+    pending.done = (async () => {
+      let picked = false;
+      try {
+        const urls = urlsOfForm(form);
+        const { options } = await fetchOptions(
+          urls.options,
+          { action: "authenticate" },
+          controller.signal,
+        );
+        const credential = await navigator.credentials.get({
+          mediation: "conditional",
+          publicKey: requestOptions(options),
+          signal: controller.signal,
+        });
+        if (controller.signal.aborted || !credential) return;
+        if (autofill === pending) autofill = null;
+        picked = true;
+        busy(form, true);
+        const { url } = await answer(urls.callback, fieldsOf(form), "authenticate", credential);
+        helpers.navigate(url);
+      } catch (error) {
+        if (autofill === pending) autofill = null;
+        if (controller.signal.aborted) return; // a button ceremony took over
+        // Autofill is a shortcut: when it cannot run, the button still works. Only a
+        // picked passkey the server could not take is worth a message.
+        if (picked) {
+          busy(form, false);
+          show(form, message(form, error));
+          console.warn("authui: passkey sign-in failed:", error);
+        } else {
+          console.debug("authui: passkey autofill ended:", error);
+        }
+      }
+    })();
+  }
+
+  // --- the forms -------------------------------------------------------------------------------
+
+  function messageText(form, key) {
+    const attribute = "authuiMessage" + key.charAt(0).toUpperCase() + key.slice(1);
+    return (form && form.dataset[attribute]) || MESSAGES[key];
+  }
+
+  function message(form, error) {
+    const name = error && error.name;
+    if (error && error.reason) return messageText(form, error.reason);
+    if (name === "NotAllowedError" || name === "AbortError") return messageText(form, "cancelled");
+    if (name === "InvalidStateError") return messageText(form, "exists");
+    if (name === "SecurityError") return messageText(form, "address");
+    return messageText(form, "failed");
+  }
+
+  function statusOf(form) {
     let status = form.querySelector(".authui-passkey-status");
     if (!status) {
       status = document.createElement("div");
       status.className = "authui-passkey-status";
       form.prepend(status);
     }
-    status.setAttribute("role", "alert");
-    status.className = "authui-passkey-status authui-alert authui-alert-error";
-    status.textContent = text;
+    return status;
+  }
+
+  function show(form, text) {
+    const alert = document.createElement("div");
+    alert.className = "authui-alert authui-alert-error";
+    alert.setAttribute("role", "alert");
+    alert.textContent = text;
+    statusOf(form).replaceChildren(alert);
+  }
+
+  function clear(form) {
+    const status = form.querySelector(".authui-passkey-status");
+    if (status) status.replaceChildren();
+  }
+
+  function busy(form, on) {
+    form.setAttribute("aria-busy", on ? "true" : "false");
+    for (const button of form.querySelectorAll("button[type=submit], button:not([type])")) {
+      button.disabled = on;
+    }
   }
 
   function fieldsOf(form) {
     const fields = {};
-    for (const [name, value] of new FormData(form).entries()) fields[name] = String(value);
+    for (const [name, value] of new FormData(form).entries()) {
+      if (typeof value === "string") fields[name] = value;
+    }
     return fields;
   }
 
-  // --- forms --------------------------------------------------------------------------------
-
-  let conditional = null; // the pending autofill request, aborted before a button ceremony
-
-  function cancelConditional() {
-    if (conditional) conditional.abort();
-    conditional = null;
-  }
-
-  async function startConditional(form, providerId) {
-    if (!supported() || !PublicKeyCredential.isConditionalMediationAvailable) return;
-    if (!(await PublicKeyCredential.isConditionalMediationAvailable())) return;
-    cancelConditional();
-    const controller = new AbortController();
-    conditional = controller;
-    try {
-      const { options } = await fetchOptions(providerId, { action: "authenticate" });
-      const credential = await navigator.credentials.get({
-        publicKey: requestOptions(options),
-        mediation: "conditional",
-        signal: controller.signal,
-      });
-      await finish(providerId, "authenticate", credential, fieldsOf(form));
-    } catch (error) {
-      // Autofill is opportunistic: when it cannot run (an IP address as host, a cancelled
-      // pick), the form still works, so nothing is shown.
-      if (!controller.signal.aborted) console.debug("authui: passkey autofill:", error);
-    }
-  }
-
-  function enhanceSignIn(form) {
-    const providerId = form.dataset.authuiPasskey;
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      if (!supported()) {
-        show(form, MESSAGES.unsupported);
-        return;
-      }
-      cancelConditional();
-      const fields = fieldsOf(form);
-      try {
-        await ceremony(providerId, fields.email ? { email: fields.email } : {}, fields);
-      } catch (error) {
-        show(form, messageFor(error));
-      }
-    });
-    if (form.dataset.authuiConditional === "true") startConditional(form, providerId);
-  }
-
-  function enhanceRegister(form) {
-    const providerId = form.dataset.authuiPasskeyRegister;
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      if (!supported()) {
-        show(form, MESSAGES.unsupported);
-        return;
-      }
-      try {
-        await ceremony(providerId, { action: "register" }, fieldsOf(form));
-      } catch (error) {
-        show(form, messageFor(error));
-      }
-    });
-  }
-
-  function enhance(root) {
-    for (const form of root.querySelectorAll("form[data-authui-passkey]")) {
-      if (form.dataset.authuiEnhanced) continue;
-      form.dataset.authuiEnhanced = "true";
-      enhanceSignIn(form);
-    }
-    for (const form of root.querySelectorAll("form[data-authui-passkey-register]")) {
-      if (form.dataset.authuiEnhanced) continue;
-      form.dataset.authuiEnhanced = "true";
-      enhanceRegister(form);
-    }
-  }
-
-  /** Add a passkey to the signed-in user's account (then go to options.redirectTo). */
-  async function register(providerId = "passkey", options = {}) {
-    if (!supported()) throw new Error(MESSAGES.unsupported);
-    const csrfToken = await window.authui.getCsrfToken();
-    await ceremony(
-      providerId,
-      { action: "register" },
-      { csrfToken, callbackUrl: options.redirectTo || location.href },
+  function urlsOfForm(form) {
+    const id = form.dataset.authuiPasskey || form.dataset.authuiPasskeyRegister;
+    return urlsOf(
+      { id },
+      { options: form.dataset.authuiOptionsUrl, callback: form.dataset.authuiCallbackUrl },
     );
   }
 
-  window.authuiPasskeys = Object.freeze({ register });
-
-  if (window.authui && window.authui.onLoad) {
-    window.authui.onLoad(enhance);
-  } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", () => enhance(document.body));
-  } else {
-    enhance(document.body);
+  function enhanceForm(form, register) {
+    const provider = { id: form.dataset.authuiPasskey || form.dataset.authuiPasskeyRegister };
+    const conditional = !register && form.dataset.authuiConditional === "true";
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      if (form.getAttribute("aria-busy") === "true") return;
+      clear(form);
+      busy(form, true);
+      const fields = fieldsOf(form);
+      if (register) fields.action = "register";
+      try {
+        const { url } = await ceremony(provider, fields, urlsOfForm(form));
+        helpers.navigate(url);
+      } catch (error) {
+        busy(form, false);
+        show(form, message(form, error));
+        if (!error || !error.reason) console.warn("authui: passkey ceremony failed:", error);
+        if (conditional) startAutofill(form);
+      }
+    });
+    const unsupported = unsupportedReason();
+    if (unsupported) {
+      show(form, messageText(form, unsupported));
+      return;
+    }
+    if (conditional) startAutofill(form);
   }
+
+  const SIGN_IN = "form[data-authui-passkey]";
+  const REGISTER = "form[data-authui-passkey-register]";
+
+  function enhance(root) {
+    if (!root || typeof root.querySelectorAll !== "function") return;
+    for (const selector of [SIGN_IN, REGISTER]) {
+      const forms = [...root.querySelectorAll(selector)];
+      if (root.matches && root.matches(selector)) forms.unshift(root);
+      for (const form of forms) {
+        if (form.dataset.authuiEnhanced === "true") continue;
+        form.dataset.authuiEnhanced = "true";
+        enhanceForm(form, selector === REGISTER);
+      }
+    }
+  }
+
+  authui.onLoad(enhance);
 })();

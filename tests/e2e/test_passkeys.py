@@ -1,163 +1,459 @@
-"""Passkeys in Chromium with its virtual authenticator, on the demo at ``http://localhost``
-(an IP address cannot own passkeys): register a new user, sign in again with the passkey,
-add a second passkey on the passkeys page, and a ceremony without user verification."""
+"""Passkeys in Chromium with its virtual authenticators, on the demo at
+``http://localhost:<port>`` (an IP address cannot own passkeys).
+
+Covered: a new user registers with the passkey button and signs in again with it; sign-in
+through autofill (conditional UI); a signed-in user adds more passkeys (the passkeys page's
+button and ``authui.registerPasskey()``); the stored counter follows the authenticator's on
+every use; answers without user verification are refused (by Chromium, and by the server
+when a tampered page asks for none); a replayed answer is refused; the form's messages
+(cancelled, passkey already on the device, no WebAuthn, server error, an IP address, no
+JavaScript); a passkey form swapped in by htmx.
+Like the other demo tests, each test also fails on a CSP violation, an uncaught error or a
+request off loopback.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import re
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs, urlencode, urlsplit
 
+import pytest
 import pytest_asyncio
 from playwright.async_api import expect
 
-from tests.e2e.conftest import guarded_context
+from tests.e2e.conftest import CSP_REPORTER, DemoWatch, guarded_context
+from tests.e2e.passkey_support import (
+    NO_AUTOFILL,
+    NO_WEBAUTHN,
+    SKIP_USER_VERIFICATION,
+    PasskeyBrowser,
+    finish_new_user,
+    open_sign_in,
+    passkey_uses,
+    press_passkey_button,
+    profile_email,
+    session,
+    sign_out,
+    skip_user_verification,
+)
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, Page
+    from playwright.async_api import Browser, BrowserContext, Page, Request, Route
+
+OpenPasskeyBrowser = Callable[..., Awaitable[PasskeyBrowser]]
+
+VERIFICATION_ERROR = "/auth/error?error=WebAuthnVerificationError"
+CANCELLED = "The passkey request was cancelled or timed out. Try again."
+EXISTS = "This device already holds a passkey for this account."
+UNSUPPORTED = "This browser does not support passkeys. Use another way to sign in."
+FAILED = "The site could not complete the passkey request. Try again."
+ADDRESS = "Passkeys cannot be used at this address of the site."
+NO_SCRIPT = "Passkeys need JavaScript: turn it on, or use another way to sign in."
 
 
 @pytest_asyncio.fixture(loop_scope="session")
-async def passkey_page(
-    browser: Browser, demo_server: str, offsite_requests: list[str]
-) -> AsyncIterator[Any]:
-    """Make pages on ``localhost`` with a virtual authenticator (``verified`` user or not)."""
+async def open_passkey_browser(
+    browser: Browser, demo_server: str, offsite_requests: list[str], demo_watch: DemoWatch
+) -> AsyncIterator[OpenPasskeyBrowser]:
+    """Opens fresh pages on the demo at ``localhost`` (or ``at_ip_address``: 127.0.0.1),
+    watched like ``new_demo_context``'s (CSP violations, uncaught errors, auth pages without
+    CSP, requests off loopback), each with one virtual authenticator unless
+    ``authenticator=False``."""
     base = demo_server.replace("127.0.0.1", "localhost")
-    contexts = []
+    contexts: list[BrowserContext] = []
 
-    async def make(verified: bool = True) -> tuple[Page, str, Any]:
-        context = await guarded_context(browser, base, offsite_requests)
+    async def make(
+        *,
+        verified: bool = True,
+        authenticator: bool = True,
+        init_scripts: Sequence[str] = (),
+        javascript: bool = True,
+        at_ip_address: bool = False,
+    ) -> PasskeyBrowser:
+        url = demo_server if at_ip_address else base
+        context = await guarded_context(
+            browser, url, offsite_requests, java_script_enabled=javascript
+        )
         contexts.append(context)
+        await context.add_init_script(CSP_REPORTER)
+        for script in init_scripts:
+            await context.add_init_script(script)
+        context.on("console", demo_watch.on_console)
+        context.on("weberror", lambda error: demo_watch.page_errors.append(str(error.error)))
+        context.on("response", demo_watch.on_response)
         page = await context.new_page()
         cdp = await context.new_cdp_session(page)
         await cdp.send("WebAuthn.enable", {"enableUI": False})
-
-        async def add_authenticator(transport: str = "internal") -> None:
-            await cdp.send(
-                "WebAuthn.addVirtualAuthenticator",
-                {
-                    "options": {
-                        "protocol": "ctap2",
-                        "transport": transport,
-                        "hasResidentKey": True,
-                        "hasUserVerification": True,
-                        "isUserVerified": verified,
-                        "automaticPresenceSimulation": True,
-                    }
-                },
-            )
-
-        await add_authenticator()
-        return page, base, add_authenticator
+        opened = PasskeyBrowser(page=page, base=url, cdp=cdp)
+        if authenticator:
+            await opened.add_authenticator(verified=verified)
+        return opened
 
     yield make
+    problems = await demo_watch.problems()
     for context in contexts:
         await context.close()
-    assert not offsite_requests, offsite_requests
+    if offsite_requests:
+        problems.append("the browser tried to leave loopback: " + ", ".join(offsite_requests))
+    if problems:
+        pytest.fail("\n".join(problems))
 
 
-async def passkey_sign_in(page: Page, email: str = "") -> None:
-    form = page.locator("form[data-authui-passkey]")
-    await form.get_by_label("Email").fill(email)
-    await form.get_by_role("button", name="Sign in with Passkey").click()
+def new_email(kind: str) -> str:
+    return f"{kind}-{uuid.uuid4().hex[:8]}@example.com"
 
 
-async def test_register_sign_in_again_and_add_a_second_passkey(passkey_page: Any) -> None:
-    page, base, add_authenticator = await passkey_page()
-    email = f"pk-{uuid.uuid4().hex[:8]}@example.com"
-    await page.goto("/auth/signin?callbackUrl=%2Fprofile")
-    await passkey_sign_in(page, email)
-    await page.wait_for_url(f"{base}/auth/new-user**")
-    await page.get_by_label("Display name").fill("Passkey Person")
-    await page.get_by_role("button", name="Continue").click()
-    await page.wait_for_url(f"{base}/profile")
-    assert await page.locator("#profile-email").inner_text() == email
+class Ceremonies:
+    """The page's requests for passkey options (their queries) and its answers (their
+    forms), in order."""
 
-    await sign_out(page)
-    # Autofill (conditional UI): the page asks for passkeys as it loads; the virtual
-    # authenticator answers like a user picking the offered passkey.
-    await page.goto("/auth/signin?callbackUrl=%2Fprofile")
-    await page.wait_for_url(f"{base}/profile")
-    assert await page.locator("#profile-email").inner_text() == email
+    def __init__(self, page: Page) -> None:
+        self.options: list[dict[str, str]] = []
+        self.answers: list[dict[str, str]] = []
+        page.on("request", self._seen)
 
-    before = await uses(page)
+    def _seen(self, request: Request) -> None:
+        url = urlsplit(request.url)
+        if url.path.startswith("/auth/webauthn-options/"):
+            self.options.append({k: v[0] for k, v in parse_qs(url.query).items()})
+        elif url.path.startswith("/auth/callback/passkey") and request.method == "POST":
+            self.answers.append({k: v[0] for k, v in parse_qs(request.post_data or "").items()})
 
-    # The button, in a browser without autofill for passkeys.
-    await sign_out(page)
+
+async def register_new_user(opened: PasskeyBrowser, email: str) -> None:
+    """Register ``email`` with the passkey button, name the new user, land on the profile."""
+    page = opened.page
+    await open_sign_in(page)
+    await press_passkey_button(page, email)
+    await page.wait_for_url(f"{opened.base}/auth/new-user**")
+    await finish_new_user(page)
+    await page.wait_for_url(f"{opened.base}/profile")
+    assert await profile_email(page) == email
+
+
+# --- registration, sign-in, counters --------------------------------------------------------------
+
+
+async def test_a_new_user_registers_and_signs_in_again_with_the_button(
+    open_passkey_browser: OpenPasskeyBrowser,
+) -> None:
+    opened = await open_passkey_browser()
+    page = opened.page
+    seen = Ceremonies(page)
+    email = new_email("new")
+
+    # Autofill asks first (its request stays pending: no passkey yet); the button's
+    # ceremony aborts it, and the unknown address registers a new user.
+    async with page.expect_request("**/auth/webauthn-options/**"):
+        await open_sign_in(page)
+    await press_passkey_button(page, email)
+    await page.wait_for_url(f"{opened.base}/auth/new-user**")
+    await finish_new_user(page)
+    await page.wait_for_url(f"{opened.base}/profile")
+    assert await profile_email(page) == email
+    assert seen.options[0] == {"action": "authenticate"}
+    assert seen.options[1] == {"email": email}
+    assert seen.answers[-1]["action"] == "register"
+    assert (await session(page))["user"]["email"] == email
+    counts = [await opened.sign_count()]
+    assert await passkey_uses(page) == counts  # the stored counter is the authenticator's
+
+    # Signed out, the button signs in again with the passkey (a browser without autofill,
+    # which would otherwise sign in before the button is pressed); each use raises the
+    # counter, and the server stores the new one.
     await page.add_init_script(NO_AUTOFILL)
-    await page.goto("/auth/signin?callbackUrl=%2Fprofile")
-    await passkey_sign_in(page, email)  # a known address: sign in with its passkey
-    await page.wait_for_url(f"{base}/profile")
-    assert await page.locator("#profile-email").inner_text() == email
+    for _ in range(2):
+        await sign_out(page)
+        assert await session(page) is None
+        await open_sign_in(page)
+        await press_passkey_button(page, email)  # a known address: its passkeys are asked
+        await page.wait_for_url(f"{opened.base}/profile")
+        assert await profile_email(page) == email
+        assert seen.answers[-1]["action"] == "authenticate"
+        counts.append(await opened.sign_count())
+        assert await passkey_uses(page) == counts[-1:]
+    assert counts[0] < counts[1] < counts[2]
 
-    # The passkeys page: the counter went up with each use; a second passkey is added.
-    assert await uses(page) == before + 1  # the stored counter follows the authenticator's
-    await add_authenticator("usb")  # a security key: the first one holds a passkey already
+
+async def test_autofill_signs_in_from_the_email_field(
+    open_passkey_browser: OpenPasskeyBrowser,
+) -> None:
+    opened = await open_passkey_browser()
+    page = opened.page
+    email = new_email("autofill")
+    await register_new_user(opened, email)
+    [before] = await passkey_uses(page)
+    await sign_out(page)
+
+    # Hold the autofill request's options until the email field has the focus, as a user
+    # would; the virtual authenticator then answers like a user picking the offered passkey.
+    focused = asyncio.Event()
+
+    async def after_focus(route: Route) -> None:
+        await focused.wait()
+        await route.continue_()
+
+    await page.route("**/auth/webauthn-options/**", after_focus)
+    seen = Ceremonies(page)
+    await open_sign_in(page)
+    await page.locator("form[data-authui-passkey]").get_by_label("Email").focus()
+    focused.set()
+    await page.wait_for_url(f"{opened.base}/profile")  # no button was pressed
+    assert await profile_email(page) == email
+    assert seen.options == [{"action": "authenticate"}]
+    assert [answer["action"] for answer in seen.answers] == ["authenticate"]
+    assert await passkey_uses(page) == [await opened.sign_count()]
+    assert await opened.sign_count() > before
+
+
+async def test_a_signed_in_user_adds_passkeys(open_passkey_browser: OpenPasskeyBrowser) -> None:
+    opened = await open_passkey_browser(init_scripts=[NO_AUTOFILL])
+    page = opened.page
+    email = new_email("more")
+    await register_new_user(opened, email)
+
+    # This device holds a passkey for the account already: the browser refuses another.
+    await page.goto("/auth/passkeys")
     await page.get_by_role("button", name="Add a passkey").click()
-    await page.wait_for_url(f"{base}/auth/passkeys")
+    await expect(page.get_by_role("alert")).to_have_text(EXISTS)
+    await expect(page.locator(".authui-passkey")).to_have_count(1)
+
+    # A second device (a security key), through the passkeys page's button. (One device at
+    # a time: the first is unplugged, and keeps its passkey for later.)
+    devices = [await opened.remove_authenticator(opened.authenticators[0])]
+    await opened.add_authenticator(transport="usb")
+    await page.get_by_role("button", name="Add a passkey").click()
+    await page.wait_for_url(f"{opened.base}/auth/passkeys")
     await expect(page.locator(".authui-passkey")).to_have_count(2)
 
+    # A third one from the page's own script: authui.registerPasskey().
+    devices.append(await opened.remove_authenticator(opened.authenticators[0]))
+    await opened.add_authenticator()
+    result = await page.evaluate("authui.registerPasskey({redirect: false})")
+    assert result["ok"], result
+    assert result["error"] is None, result
+    await page.reload()
+    await expect(page.locator(".authui-passkey")).to_have_count(3)
+    assert (await session(page))["user"]["email"] == email
+    devices.append(await opened.remove_authenticator(opened.authenticators[0]))
 
-async def uses(page: Page) -> int:
-    """The first passkey's use count, from the passkeys page."""
-    await page.goto("/auth/passkeys")
-    text = await page.locator(".authui-passkey-uses").first.inner_text()
-    return int(text.split()[1])
+    # Each of the three signs the same user in, and has its own counter.
+    counts = []
+    for credentials in devices:
+        await sign_out(page)
+        device = await opened.add_authenticator(credentials=credentials)
+        await open_sign_in(page)
+        await press_passkey_button(page, email)
+        await page.wait_for_url(f"{opened.base}/profile")
+        assert await profile_email(page) == email
+        counts.append(await opened.sign_count(device))
+        await opened.remove_authenticator(device)
+    assert await passkey_uses(page) == counts
 
 
-async def sign_out(page: Page) -> None:
-    await page.goto("/profile")
-    await page.get_by_role("banner").get_by_role("button", name="Sign out").click()
-    await page.wait_for_url("**/")
+# --- user verification, replays -------------------------------------------------------------------
 
 
-NO_AUTOFILL = "PublicKeyCredential.isConditionalMediationAvailable = async () => false;"
-"""Makes the page believe the browser has no passkey autofill."""
-
-
-async def test_an_authenticator_without_user_verification_cannot_register(
-    passkey_page: Any,
+async def test_without_user_verification_chromium_refuses_the_ceremony(
+    open_passkey_browser: OpenPasskeyBrowser,
 ) -> None:
-    """User verification is required: Chromium refuses the ceremony itself (the server's
-    refusal of an unverified answer is tested at request level, ``tests/test_webauthn.py``)."""
-    page, _, _ = await passkey_page(verified=False)
-    await page.add_init_script(NO_AUTOFILL)
-    await page.goto("/auth/signin")
-    await passkey_sign_in(page, f"nouv-{uuid.uuid4().hex[:8]}@example.com")
-    status = page.locator("form[data-authui-passkey] .authui-passkey-status")
-    await expect(status).to_have_text("The passkey request was cancelled or timed out.")
-    assert await (await page.request.get("/auth/session")).json() is None
+    """The server asks for user verification; an authenticator that cannot verify the user
+    makes Chromium fail the ceremony (NotAllowedError), shown as "cancelled"."""
+    opened = await open_passkey_browser(verified=False, init_scripts=[NO_AUTOFILL])
+    page = opened.page
+    await open_sign_in(page)
+    await press_passkey_button(page, new_email("nouv"))
+    alert = page.locator("form[data-authui-passkey]").get_by_role("alert")
+    await expect(alert).to_have_text(CANCELLED)
+    await expect(page.get_by_role("button", name="Sign in with Passkey")).to_be_enabled()
+    assert await session(page) is None
 
 
-async def test_a_replayed_answer_is_refused(passkey_page: Any) -> None:
-    """The browser's answer to a ceremony, sent again with the same challenge cookie, is
-    refused: the challenge is single-use and the signature counter must grow."""
-    page, base, _ = await passkey_page()
-    email = f"replay-{uuid.uuid4().hex[:8]}@example.com"
-    await page.add_init_script(NO_AUTOFILL)
-    await page.goto("/auth/signin?callbackUrl=%2Fprofile")
-    await passkey_sign_in(page, email)
-    await page.wait_for_url(f"{base}/auth/new-user**")
+async def test_the_server_refuses_answers_without_user_verification(
+    open_passkey_browser: OpenPasskeyBrowser,
+) -> None:
+    """A tampered page asks an authenticator that cannot verify the user not to: the
+    unverified answers reach the server, which refuses them (registration and sign-in)."""
+    opened = await open_passkey_browser(
+        authenticator=False, init_scripts=[NO_AUTOFILL, SKIP_USER_VERIFICATION]
+    )
+    page = opened.page
+    no_verification = await opened.add_authenticator(can_verify=False)
+    await open_sign_in(page)
+    await skip_user_verification(page, True)
+    await press_passkey_button(page, new_email("nouv"))
+    await page.wait_for_url(opened.base + VERIFICATION_ERROR)
+    await expect(page.get_by_role("heading", level=1)).to_be_visible()
+    assert await session(page) is None
+    assert await opened.credentials(no_verification)  # it did make a passkey
+    await opened.remove_authenticator(no_verification)
+
+    # A passkey registered with user verification, later used without.
+    await skip_user_verification(page, False)
+    verifying = await opened.add_authenticator()
+    email = new_email("later-nouv")
+    await register_new_user(opened, email)
+    [uses] = await passkey_uses(page)
+    await sign_out(page)
+    moved = await opened.remove_authenticator(verifying)
+    no_verification = await opened.add_authenticator(can_verify=False, credentials=moved)
+    await skip_user_verification(page, True)
+    await open_sign_in(page)
+    await press_passkey_button(page, email)
+    await page.wait_for_url(opened.base + VERIFICATION_ERROR)
+    assert await session(page) is None
+    assert await opened.sign_count(no_verification) == uses + 1  # it did sign
+
+    # Verified again, the same passkey signs in; the refused answer stored nothing.
+    held = await opened.remove_authenticator(no_verification)
+    await opened.add_authenticator(credentials=held)
+    await skip_user_verification(page, False)
+    await open_sign_in(page)
+    await press_passkey_button(page, email)
+    await page.wait_for_url(f"{opened.base}/profile")
+    assert await passkey_uses(page) == [uses + 2]
+
+
+async def test_a_replayed_answer_is_refused(
+    browser: Browser,
+    open_passkey_browser: OpenPasskeyBrowser,
+    offsite_requests: list[str],
+) -> None:
+    """The browser's answer to a sign-in, sent again: with the browser's cookies (the
+    challenge cookie was spent by the first answer) and with the very cookies the first
+    answer carried (the challenge is still sealed in them, but the signature counter did
+    not grow)."""
+    opened = await open_passkey_browser(init_scripts=[NO_AUTOFILL])
+    page = opened.page
+    email = new_email("replay")
+    await register_new_user(opened, email)
     await sign_out(page)
     captured: dict[str, Any] = {}
 
-    async def keep(route: Any) -> None:
-        request = route.request
-        captured["body"] = request.post_data
-        captured["cookie"] = await request.header_value("cookie")
+    async def keep(route: Route) -> None:
+        captured["body"] = route.request.post_data
+        captured["cookie"] = await route.request.header_value("cookie")
         await route.continue_()
 
     await page.route("**/auth/callback/passkey", keep)
-    await page.goto("/auth/signin?callbackUrl=%2Fprofile")
-    await passkey_sign_in(page, email)
-    await page.wait_for_url(f"{base}/profile")
-    replay = await page.request.post(
-        f"{base}/auth/callback/passkey",
-        headers={
-            "content-type": "application/x-www-form-urlencoded",
-            "cookie": captured["cookie"],
-            "x-auth-return-redirect": "1",
-        },
-        data=captured["body"],
+    await open_sign_in(page)
+    await press_passkey_button(page, email)
+    await page.wait_for_url(f"{opened.base}/profile")
+    uses = await passkey_uses(page)
+    assert "authjs.challenge" in captured["cookie"]
+    headers = {
+        "content-type": "application/x-www-form-urlencoded",
+        "x-auth-return-redirect": "1",
+    }
+
+    # The same answer with the browser's cookies now (its CSRF token renewed: the sign-in
+    # issued a new CSRF cookie).
+    body = parse_qs(captured["body"])
+    body["csrfToken"] = [(await (await page.request.get("/auth/csrf")).json())["csrfToken"]]
+    again = await page.request.post(
+        "/auth/callback/passkey", headers=headers, data=urlencode(body, doseq=True)
     )
-    assert (await replay.json())["url"].endswith("/auth/error?error=WebAuthnVerificationError")
+    assert (await again.json())["url"] == opened.base + VERIFICATION_ERROR
+
+    elsewhere = await guarded_context(browser, opened.base, offsite_requests)
+    try:
+        replay = await elsewhere.request.post(
+            "/auth/callback/passkey",
+            headers={**headers, "cookie": captured["cookie"]},
+            data=captured["body"],
+        )
+        assert (await replay.json())["url"] == opened.base + VERIFICATION_ERROR
+        assert not [c for c in await elsewhere.cookies() if "session-token" in c["name"]]
+    finally:
+        await elsewhere.close()
+    assert await passkey_uses(page) == uses  # neither replay touched the counter
+
+
+# --- messages, htmx -------------------------------------------------------------------------------
+
+
+async def test_messages_in_the_form(open_passkey_browser: OpenPasskeyBrowser) -> None:
+    # A browser without WebAuthn: said at once, and again on the button; nothing is asked.
+    bare = await open_passkey_browser(authenticator=False, init_scripts=[NO_WEBAUTHN])
+    seen = Ceremonies(bare.page)
+    await open_sign_in(bare.page)
+    alert = bare.page.locator("form[data-authui-passkey]").get_by_role("alert")
+    await expect(alert).to_have_text(UNSUPPORTED)
+    await press_passkey_button(bare.page, new_email("bare"))
+    await expect(alert).to_have_text(UNSUPPORTED)
+    assert seen.options == []
+
+    # The server fails: said in the form, and the button works again.
+    opened = await open_passkey_browser(init_scripts=[NO_AUTOFILL])
+    page = opened.page
+
+    async def broken(route: Route) -> None:
+        await route.fulfill(status=500, content_type="text/plain", body="boom")
+
+    await page.route("**/auth/webauthn-options/**", broken)
+    await open_sign_in(page)
+    await press_passkey_button(page, new_email("broken"))
+    alert = page.locator("form[data-authui-passkey]").get_by_role("alert")
+    await expect(alert).to_have_text(FAILED)
+    await page.unroute("**/auth/webauthn-options/**")
+    email = new_email("recovered")
+    await press_passkey_button(page, email)
+    await page.wait_for_url(f"{opened.base}/auth/new-user**")
+
+    # The browser client's calls reject with the server's refusal: adding a passkey needs
+    # a signed-in user.
+    await sign_out(page)
+    await open_sign_in(page)
+    refused = await page.evaluate(
+        """() => authui.registerPasskey({redirect: false}).then(
+            () => null, (error) => ({name: error.name, status: error.status}))"""
+    )
+    assert refused == {"name": "AuthuiError", "status": 400}
+
+    # At an IP address, which cannot own passkeys: the browser refuses, the form says why.
+    numeric = await open_passkey_browser(at_ip_address=True)
+    await open_sign_in(numeric.page)
+    await press_passkey_button(numeric.page, new_email("numeric"))
+    alert = numeric.page.locator("form[data-authui-passkey]").get_by_role("alert")
+    await expect(alert).to_have_text(ADDRESS)
+
+    # Without JavaScript: the form says passkeys need it.
+    plain = await open_passkey_browser(authenticator=False, javascript=False)
+    await open_sign_in(plain.page)
+    notice = plain.page.locator("form[data-authui-passkey] noscript .authui-alert")
+    await expect(notice).to_be_visible()
+    await expect(notice).to_have_text(NO_SCRIPT)
+
+
+async def test_a_passkey_form_swapped_in_by_htmx_works_once(
+    open_passkey_browser: OpenPasskeyBrowser,
+) -> None:
+    opened = await open_passkey_browser(init_scripts=[NO_AUTOFILL])
+    page = opened.page
+    await open_sign_in(page)
+    # A fresh copy of the form from the server, swapped in by htmx in place of the old one.
+    # (Only the form: parsing the whole page in this one, its <style nonce="…"> with another
+    # page's nonce is reported as a CSP violation.)
+    fresh = await (await page.request.get(page.url)).text()
+    found = re.search(r"<form[^>]*data-authui-passkey=.*?</form>", fresh, re.DOTALL)
+    assert found is not None
+    await page.evaluate(
+        """(html) => htmx.swap(document.querySelector("form[data-authui-passkey]"), html,
+            {swapStyle: "outerHTML"})""",
+        found.group(0),
+    )
+    form = page.locator("form[data-authui-passkey]")
+    await expect(form).to_have_attribute("data-authui-enhanced", "true")
+    await expect(form).to_have_count(1)
+    # htmx:load again on an ancestor: the form is not enhanced a second time.
+    await page.evaluate("htmx.trigger(document.querySelector('.authui-providers'), 'htmx:load')")
+    seen = Ceremonies(page)
+    email = new_email("swapped")
+    await press_passkey_button(page, email)
+    await page.wait_for_url(f"{opened.base}/auth/new-user**")
+    assert seen.options == [{"email": email}]
+    assert len(seen.answers) == 1

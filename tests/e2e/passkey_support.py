@@ -1,0 +1,187 @@
+"""Helpers of the passkey browser tests: a page on the demo at ``http://localhost:<port>``
+with Chromium's virtual authenticators (driven through the DevTools protocol), and the
+steps the tests repeat (sign in with the passkey button, sign out, read the use counts).
+
+WebAuthn needs a host name: an IP address such as 127.0.0.1 can never be a relying party
+ID, so the pages are opened at ``localhost`` while the server binds 127.0.0.1 (Chromium
+resolves ``localhost`` to loopback itself; the host-resolver rules exclude it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
+
+if TYPE_CHECKING:
+    from playwright.async_api import CDPSession, Page
+
+NO_AUTOFILL = """
+if (window.PublicKeyCredential) {
+  PublicKeyCredential.isConditionalMediationAvailable = async () => false;
+}
+"""
+"""An init script: the page believes the browser has no passkey autofill (conditional UI),
+so that a sign-in happens only through the button."""
+
+NO_WEBAUTHN = "delete window.PublicKeyCredential;"
+"""An init script: a browser without the WebAuthn API."""
+
+SKIP_UV_FLAG = "authui-test-skip-user-verification"
+"""The ``localStorage`` key that turns ``SKIP_USER_VERIFICATION`` on (value ``"1"``)."""
+
+SKIP_USER_VERIFICATION = f"""
+(() => {{
+  const container = navigator.credentials;
+  if (!container) return;
+  const skip = () => localStorage.getItem("{SKIP_UV_FLAG}") === "1";
+  const create = container.create.bind(container);
+  const get = container.get.bind(container);
+  container.create = (options) => {{
+    if (skip()) {{
+      // (an authenticator verifies the user anyway to store a discoverable credential)
+      options.publicKey.authenticatorSelection = {{
+        ...options.publicKey.authenticatorSelection,
+        userVerification: "discouraged",
+        residentKey: "discouraged",
+        requireResidentKey: false,
+      }};
+    }}
+    return create(options);
+  }};
+  container.get = (options) => {{
+    if (skip()) options.publicKey.userVerification = "discouraged";
+    return get(options);
+  }};
+}})();
+"""
+"""An init script: while ``localStorage[SKIP_UV_FLAG]`` is ``"1"``, the page asks the
+authenticator not to verify the user, whatever the server's options say, so that an
+unverified answer reaches the server (a tampered page)."""
+
+
+SIGNED_IN_PAGE = "/profile"
+
+
+@dataclass
+class PasskeyBrowser:
+    """A page on the demo with the WebAuthn domain of the DevTools protocol turned on."""
+
+    page: Page
+    base: str
+    """``http://localhost:<port>``."""
+    cdp: CDPSession
+    authenticators: list[str] = field(default_factory=list)
+    """The virtual authenticators added, oldest first."""
+
+    async def add_authenticator(
+        self,
+        *,
+        transport: str = "internal",
+        verified: bool = True,
+        can_verify: bool = True,
+        credentials: list[dict[str, Any]] | None = None,
+    ) -> str:
+        """A CTAP2 authenticator that holds discoverable credentials, verifies the user (or
+        not, or ``can_verify=False``: cannot) and answers by itself (no touch needed),
+        holding ``credentials`` (from ``credentials()`` of another one); returns its id."""
+        added = await self.cdp.send(
+            "WebAuthn.addVirtualAuthenticator",
+            {
+                "options": {
+                    "protocol": "ctap2",
+                    "transport": transport,
+                    "hasResidentKey": True,
+                    "hasUserVerification": can_verify,
+                    "isUserVerified": verified and can_verify,
+                    "automaticPresenceSimulation": True,
+                }
+            },
+        )
+        authenticator = str(added["authenticatorId"])
+        self.authenticators.append(authenticator)
+        for credential in credentials or []:
+            await self.cdp.send(
+                "WebAuthn.addCredential",
+                {"authenticatorId": authenticator, "credential": credential},
+            )
+        return authenticator
+
+    async def remove_authenticator(self, authenticator: str) -> list[dict[str, Any]]:
+        """Unplug the authenticator; returns the credentials it held."""
+        held = await self.credentials(authenticator)
+        await self.cdp.send(
+            "WebAuthn.removeVirtualAuthenticator", {"authenticatorId": authenticator}
+        )
+        self.authenticators.remove(authenticator)
+        return held
+
+    async def set_user_verified(self, verified: bool, authenticator: str | None = None) -> None:
+        await self.cdp.send(
+            "WebAuthn.setUserVerified",
+            {
+                "authenticatorId": authenticator or self.authenticators[0],
+                "isUserVerified": verified,
+            },
+        )
+
+    async def credentials(self, authenticator: str | None = None) -> list[dict[str, Any]]:
+        """The credentials the authenticator holds (``credentialId``, ``privateKey``,
+        ``signCount``, …)."""
+        found = await self.cdp.send(
+            "WebAuthn.getCredentials", {"authenticatorId": authenticator or self.authenticators[0]}
+        )
+        return list(found["credentials"])
+
+    async def sign_count(self, authenticator: str | None = None) -> int:
+        """The signature counter of the authenticator's only credential."""
+        [credential] = await self.credentials(authenticator)
+        return int(credential["signCount"])
+
+
+async def open_sign_in(page: Page, then: str = SIGNED_IN_PAGE) -> None:
+    await page.goto("/auth/signin?" + urlencode({"callbackUrl": then}))
+
+
+async def press_passkey_button(page: Page, email: str = "") -> None:
+    """Type ``email`` into the passkey form and press its "Sign in with Passkey" button."""
+    form = page.locator("form[data-authui-passkey]")
+    await form.get_by_label("Email").fill(email)
+    await form.get_by_role("button", name="Sign in with Passkey").click()
+
+
+async def finish_new_user(page: Page, name: str = "Passkey Person") -> None:
+    """On the new-user page after a registration: set the display name and continue."""
+    await page.get_by_label("Display name").fill(name)
+    await page.get_by_role("button", name="Continue").click()
+
+
+async def profile_email(page: Page) -> str:
+    return await page.locator("#profile-email").inner_text()
+
+
+async def sign_out(page: Page) -> None:
+    """Sign out with the demo header's button and land on the home page."""
+    await page.goto(SIGNED_IN_PAGE)
+    await page.get_by_role("banner").get_by_role("button", name="Sign out").click()
+    await page.wait_for_url("**/")
+
+
+async def passkey_uses(page: Page) -> list[int]:
+    """The use counts (the stored signature counters) the passkeys page lists, in order."""
+    await page.goto("/auth/passkeys")
+    texts = await page.locator(".authui-passkey-uses").all_inner_texts()
+    return [int(text.split()[1]) for text in texts]
+
+
+async def skip_user_verification(page: Page, skip: bool) -> None:
+    """Turn ``SKIP_USER_VERIFICATION`` on or off for the page's origin."""
+    await page.evaluate(
+        "([key, on]) => on ? localStorage.setItem(key, '1') : localStorage.removeItem(key)",
+        [SKIP_UV_FLAG, skip],
+    )
+
+
+async def session(page: Page) -> Any:
+    """``GET /auth/session`` in the page's context: the session, or ``None``."""
+    return await (await page.request.get("/auth/session")).json()
