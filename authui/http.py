@@ -96,14 +96,22 @@ def _has_lone_surrogate(data: object) -> bool:
 _BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 
-def _decode_cookie_value(value: str) -> str:
-    """Percent-decode like ``decodeURIComponent``; a value it would refuse stays as it is."""
-    if "%" not in value or _BAD_PERCENT.search(value):
+def _percent_decoded(value: str) -> str | None:
+    """Percent-decode like ``decodeURIComponent``; ``None`` where it would throw."""
+    if "%" not in value:
         return value
+    if _BAD_PERCENT.search(value):
+        return None
     try:
         return unquote(value, errors="strict")
     except UnicodeDecodeError:
-        return value
+        return None
+
+
+def _decode_cookie_value(value: str) -> str:
+    """Percent-decode like ``decodeURIComponent``; a value it would refuse stays as it is."""
+    decoded = _percent_decoded(value)
+    return value if decoded is None else decoded
 
 
 @dataclass(frozen=True)
@@ -156,6 +164,16 @@ class Request:
     def cookies(self) -> dict[str, str]:
         """Cookies from the ``Cookie`` header(s); for a repeated name the first wins."""
         return parse_cookie_header("; ".join(self.headers.get_all("cookie")))
+
+    @cached_property
+    def bearer_token(self) -> str | None:
+        """The token of an ``Authorization: Bearer <token>`` header, percent-decoded as
+        ``getToken`` of ``@auth/core/jwt`` reads it; ``None`` without one, or when it does
+        not decode."""
+        scheme, _, value = self.headers.get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not value.strip():
+            return None
+        return _percent_decoded(value.strip())
 
     def form(self) -> dict[str, JSONValue]:
         """The body of a POST as a dict.

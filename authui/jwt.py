@@ -14,13 +14,11 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 import time
 import uuid
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Literal
-from urllib.parse import unquote
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
@@ -208,14 +206,7 @@ def get_token(
     option = CookieOption(name=name)
     token = SessionChunks.from_request(option, request.cookies).value
     if not token:
-        scheme, _, value = request.headers.get("authorization", "").partition(" ")
-        if scheme.lower() == "bearer" and value:
-            if _BAD_PERCENT.search(value):
-                return None
-            try:
-                token = unquote(value.strip(), errors="strict")
-            except UnicodeDecodeError:
-                return None
+        token = request.bearer_token
     if not token:
         return None
     if raw:
@@ -226,6 +217,3 @@ def get_token(
         return decode(token=token, secret=secret, salt=salt or name)
     except JWTDecodeError:
         return None
-
-
-_BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")

@@ -15,9 +15,14 @@ _DATABASE = Path(tempfile.mkdtemp(prefix="authui-demo-test-")) / "demo.db"
 os.environ["AUTH_SECRET"] = secrets.token_urlsafe(32)
 os.environ["AUTH_DATABASE_URL"] = f"sqlite+aiosqlite:///{_DATABASE}"
 try:
-    from demo.app import CONFIGS, app
+    from demo.app import app
+    from demo.settings import CONFIGS
 finally:
     del os.environ["AUTH_SECRET"], os.environ["AUTH_DATABASE_URL"]
+
+
+BROWSER = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+"""What a browser sends when it opens a page."""
 
 
 async def started_client() -> Any:
@@ -41,7 +46,7 @@ async def test_home_is_public_and_offers_sign_in() -> None:
 
 async def test_protected_page_sends_to_sign_in_which_names_the_demo_user() -> None:
     client = await started_client()
-    response = await client.get("/protected")
+    response = await client.get("/protected", headers=BROWSER)
     assert response.headers["Location"] == "/auth/signin?callbackUrl=%2Fprotected"
     page = await (await client.get(response.headers["Location"])).get_data(as_text=True)
     assert 'id="demo-hint"' in page
@@ -83,7 +88,7 @@ async def test_sign_in_profile_and_sign_out() -> None:
     assert "Signed in as Demo User" in profile
     out = await client.post("/auth/signout", form={"csrfToken": await csrf_from(profile)})
     assert out.status_code == 302
-    assert (await client.get("/profile")).status_code == 302
+    assert (await client.get("/profile", headers=BROWSER)).status_code == 302
 
 
 async def test_theme_switcher_changes_the_pages() -> None:

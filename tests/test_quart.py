@@ -15,6 +15,8 @@ from authui.errors import MissingSecret
 from authui.quart import AuthUI
 from tests.conftest import CREDENTIALS, make_config
 
+BROWSER = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+"""What a browser sends when it opens a page."""
 PAGE = """<!doctype html><title>t</title>
 {% if user %}<p id="who">{{ user.name }}</p>{{ SignOut() }}{% else %}{{ SignIn() }}{% endif %}"""
 
@@ -54,6 +56,7 @@ def build_app(tmp_path: Path, config: Any, **kwargs: Any) -> tuple[Quart, AuthUI
 
     @app.post("/logout")
     async def logout() -> Response:
+        await auth()  # reading the session first queues its refreshed cookie
         return await auth_ui.sign_out(redirect_to="/")
 
     @app.post("/rename")
@@ -104,7 +107,7 @@ async def test_blueprint_serves_the_auth_routes(app: Quart) -> None:
 
 async def test_required_redirects_html_to_sign_in_and_back(app: Quart) -> None:
     client = app.test_client()
-    response = await client.get("/private?tab=2")
+    response = await client.get("/private?tab=2", headers=BROWSER)
     assert response.status_code == 302
     assert response.headers["Location"] == "/auth/signin?callbackUrl=%2Fprivate%3Ftab%3D2"
     await sign_in(client)
@@ -113,9 +116,12 @@ async def test_required_redirects_html_to_sign_in_and_back(app: Quart) -> None:
 
 async def test_required_answers_json_with_401(app: Quart) -> None:
     client = app.test_client()
-    response = await client.get("/api/me", headers={"Accept": "application/json"})
-    assert response.status_code == 401
-    assert "message" in await response.get_json()
+    for accept in ("application/json", "*/*", None):  # fetch() and curl send */*
+        headers = {"Accept": accept} if accept else {}
+        response = await client.get("/api/me", headers=headers)
+        assert response.status_code == 401, accept
+        assert await response.get_json() == {"message": "Sign in to access this resource."}
+        assert response.headers["WWW-Authenticate"] == 'Bearer realm="authui"'
     await sign_in(client)
     me = await client.get("/api/me", headers={"Accept": "application/json"})
     assert (await me.get_json())["user"]["email"] == "ada@example.com"
@@ -130,7 +136,7 @@ async def test_authorized_callback_decides(tmp_path: Path) -> None:
     app, _ = build_app(tmp_path, make_config(callbacks=Callbacks(authorized=only_admins)))
     client = app.test_client()
     await sign_in(client)
-    assert (await client.get("/private")).status_code == 302
+    assert (await client.get("/private", headers=BROWSER)).status_code == 302
     assert (await client.get("/api/me")).status_code == 418
 
 
@@ -183,7 +189,7 @@ async def test_server_side_sign_in_sign_out_and_update(app: Quart) -> None:
     assert "Countess" in await (await client.get("/private")).get_data(as_text=True)
     out = await client.post("/logout")
     assert out.status_code == 302
-    assert (await client.get("/private")).status_code == 302
+    assert (await client.get("/private", headers=BROWSER)).status_code == 302
 
 
 async def test_lazy_config_per_request(tmp_path: Path) -> None:
@@ -215,7 +221,7 @@ async def test_app_template_overrides_a_page(tmp_path: Path) -> None:
 async def test_custom_pages_redirect(tmp_path: Path) -> None:
     app, _ = build_app(tmp_path, make_config(pages=Pages(sign_in="/login-page")))
     client = app.test_client()
-    response = await client.get("/private")
+    response = await client.get("/private", headers=BROWSER)
     assert response.headers["Location"] == "/login-page?callbackUrl=%2Fprivate"
     page = await client.get("/auth/signin?callbackUrl=%2Fx")
     assert page.headers["Location"] == "/login-page?callbackUrl=http%3A%2F%2Flocalhost%2Fx"
@@ -225,7 +231,11 @@ async def test_custom_base_path(tmp_path: Path) -> None:
     app, _ = build_app(tmp_path, make_config(base_path="/api/auth"))
     client = app.test_client()
     assert (await client.get("/api/auth/session")).status_code == 200
-    assert (await client.get("/private")).headers["Location"].startswith("/api/auth/signin?")
+    assert (
+        (await client.get("/private", headers=BROWSER))
+        .headers["Location"]
+        .startswith("/api/auth/signin?")
+    )
 
 
 def test_missing_secret_stops_the_app_at_start_up(tmp_path: Path) -> None:

@@ -4,33 +4,25 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
-from urllib.parse import urlencode
 
 from quart import Blueprint, Quart, Response, g, request
 
 from authui.callbacks import invoke
 from authui.config import AuthConfig
-from authui.core import Auth, to_response
-from authui.env import DEFAULT_BASE_PATH, set_env_defaults
-from authui.errors import AuthError
-from authui.http import InternalResponse
+from authui.core import Auth
 from authui.http import Response as CoreResponse
-from authui.i18n import translate
+from authui.integrations import guard
 from authui.integrations.quart.state import (
     EXTENSION,
-    AppState,
-    ConfigSource,
     app_state,
-    call_core,
+    caller,
     core_request,
     current_config,
     keep_cookies,
     quart_response,
-    session_cookies,
 )
 from authui.integrations.quart.templates import (
     sign_in_macro,
@@ -38,8 +30,8 @@ from authui.integrations.quart.templates import (
     static_url,
     stylesheets,
 )
-from authui.options import aclose, resolve, validate_config
-from authui.providers.credentials import Credentials
+from authui.integrations.state import ConfigSource, Integration, base_path_for
+from authui.options import validate_config
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -52,10 +44,8 @@ class _Auth:
     async def __call__(self) -> dict[str, Any] | None:
         """The session of the current request, read once per request."""
         if "authui_session" not in g:
-            path = f"{app_state().base_path}/session"
-            answer = await call_core(path)
-            keep_cookies(session_cookies(answer, await current_config()))
-            g.authui_session = answer.body if isinstance(answer.body, dict) else None
+            g.authui_session, cookies = await (await caller()).session()
+            keep_cookies(cookies)
         session: dict[str, Any] | None = g.authui_session
         return session
 
@@ -88,22 +78,16 @@ def _redirect(location: str) -> Response:
     return Response("", status=302, headers={"Location": location})
 
 
-def _wants_json() -> bool:
-    accept = request.headers.get("Accept", "")
-    return request.is_json or ("application/json" in accept and "text/html" not in accept)
-
-
 def _refuse(config: AuthConfig) -> Response:
-    if _wants_json():
+    if not guard.wants_page(request.headers.get("Accept"), request.content_type):
         return Response(
-            json.dumps({"message": translate("Sign in to access this resource.")}),
+            json.dumps({"message": guard.unauthorized_message()}),
             status=401,
             content_type="application/json",
+            headers=dict([guard.CHALLENGE]),
         )
     target = request.full_path.rstrip("?") if request.query_string else request.path
-    page = config.pages.sign_in or f"{app_state().base_path}/signin"
-    separator = "&" if "?" in page else "?"
-    return _redirect(f"{page}{separator}{urlencode({'callbackUrl': target})}")
+    return _redirect(guard.sign_in_location(config, app_state().base_path, target))
 
 
 class AuthUI:
@@ -152,20 +136,17 @@ class AuthUI:
         """
         if self._config is None:
             raise TypeError("AuthUI needs a config: AuthUI(app, config)")
-        base_path = self._base_path
-        if base_path is None and isinstance(self._config, AuthConfig):
-            base_path = set_env_defaults(os.environ, self._config).base_path
-        base_path = "/" + (base_path or DEFAULT_BASE_PATH).strip("/")
+        base_path = base_path_for(self._config, self._base_path)
         template_dir = (
             str(Path(app.root_path) / app.template_folder) if app.template_folder else None
         )
-        state = AppState(self._config, base_path, template_dir)
+        state = Integration(self._config, base_path, template_dir)
         app.extensions[EXTENSION] = state
         if isinstance(self._config, AuthConfig):
             validate_config(state.prepare(self._config))
         app.register_blueprint(self._blueprint(base_path))
         app.after_request(_apply_cookies)
-        app.after_serving(functools.partial(_close_adapters, state))
+        app.after_serving(state.aclose)
         app.context_processor(self._template_context)
         app.add_template_global(sign_in_macro, "SignIn")
         app.add_template_global(sign_out_macro, "SignOut")
@@ -198,63 +179,37 @@ class AuthUI:
 
         Without a provider, the sign-in page. For credentials, ``params`` are the fields
         (a refused sign-in raises ``CredentialsSignin``); for other providers they are
-        added to the authorization request (``prompt=…``, ``login_hint=…``).
+        added to the authorization request (``prompt=…``, ``login_hint=…``). The target
+        is ``redirect_to``, else the page the browser came from (``Referer``), else ``/``.
 
         Raises:
             AuthError: The sign-in failed (e.g. ``CredentialsSignin``).
         """
-        state = app_state()
-        callback_url = redirect_to or request.headers.get("Referer") or "/"
-        if provider is None:
-            query = urlencode({"callbackUrl": callback_url})
-            return _redirect(f"{state.base_path}/signin?{query}")
-        config = await current_config()
-        options = resolve(config)
-        target = options.provider(provider)
-        if isinstance(target, Credentials):
-            path, body = f"{state.base_path}/callback/{provider}", {**params}
-        else:
-            path = f"{state.base_path}/signin/{provider}"
-            path += f"?{urlencode(params)}" if params else ""
-            body = {}
-        answer = await call_core(path, {**body, "callbackUrl": callback_url})
-        return _as_redirect(answer)
+        return quart_response(await (await caller()).sign_in(provider, redirect_to, params))
 
     async def sign_out(self, *, redirect_to: str | None = None) -> Response:
         """End the session from a view: a redirect response to return."""
-        callback_url = redirect_to or request.headers.get("Referer") or "/"
-        answer = await call_core(f"{app_state().base_path}/signout", {"callbackUrl": callback_url})
+        answer = await (await caller()).sign_out(redirect_to)
         g.pop("authui_session", None)
-        return _as_redirect(answer)
+        return quart_response(answer)
 
     async def update(self, data: Mapping[str, Any]) -> dict[str, Any] | None:
         """Update the session (``trigger="update"`` in the callbacks); returns the new one.
 
         The refreshed session cookie is set on the response of the current view.
         """
-        answer = await call_core(f"{app_state().base_path}/session", {"data": dict(data)})
-        keep_cookies(session_cookies(answer, await current_config()))
-        session = answer.body if isinstance(answer.body, dict) else None
-        g.authui_session = session
+        g.authui_session, cookies = await (await caller()).update(data)
+        keep_cookies(cookies)
+        session: dict[str, Any] | None = g.authui_session
         return session
 
 
-def _as_redirect(answer: InternalResponse) -> Response:
-    response = quart_response(to_response(answer))
-    if answer.redirect is None:
-        raise AuthError(f"Expected a redirect, got status {answer.status}")
-    return response
-
-
-async def _close_adapters(state: AppState) -> None:
-    """At shutdown, close the adapters authui made from database URLs."""
-    for config in list(state.prepared.values()):
-        await aclose(config)
-
-
 async def _apply_cookies(response: Response) -> Response:
-    """Set the cookies a view's ``auth()``/``update()``/macros produced."""
+    """Set the cookies a view's ``auth()``/``update()``/macros produced; a cookie the
+    response sets itself (say, ``sign_out``'s deletion of the session) wins."""
     if request.blueprint != "authui":
+        own = {c.split("=", 1)[0].strip() for c in response.headers.getlist("Set-Cookie")}
         for header in g.get("authui_cookies", []):
-            response.headers.add("Set-Cookie", header)
+            if header.split("=", 1)[0] not in own:
+                response.headers.add("Set-Cookie", header)
     return response

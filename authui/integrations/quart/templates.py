@@ -2,50 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
-from urllib.parse import urlencode, urlsplit
-
 from markupsafe import Markup
 from quart import g, request
 
-from authui.cookies import Cookie
-from authui.csrf import create_csrf_state
-from authui.i18n import translate
-from authui.integrations.quart.state import app_state, current_config, keep_cookies
-from authui.options import Options, resolve
-from authui.providers.credentials import Credentials
+from authui.integrations import buttons
+from authui.integrations.quart.state import current_config, keep_cookies
+from authui.options import resolve
 
 
 async def _csrf_token() -> str:
     """The CSRF token for forms in the app's own pages; issues the cookie when needed."""
-    if "authui_csrf" in g:
-        token: str = g.authui_csrf
-        return token
-    config = await current_config()
-    options: Options = resolve(config)
-    cookies = options.cookies(request.url)
-    state = create_csrf_state(
-        cookie_value=request.cookies.get(cookies.csrf_token.name),
-        body_token=None,
-        is_post=False,
-        keys=options.keys,
-    )
-    if state.cookie_value is not None:
-        option = cookies.csrf_token
-        keep_cookies([Cookie(option.name, state.cookie_value, option.options)])
-    g.authui_csrf = state.token
-    return state.token
+    if "authui_csrf" not in g:
+        options = resolve(await current_config())
+        name = options.cookies(request.url).csrf_token.name
+        g.authui_csrf, cookie = buttons.forms_csrf(options, request.url, request.cookies.get(name))
+        if cookie is not None:
+            keep_cookies([cookie])
+    token: str = g.authui_csrf
+    return token
 
 
-def _same_origin_path(url: str | None) -> str:
-    """A redirect target for macros: the given path, or the current page."""
-    if url and url.startswith("/") and not url.startswith("//"):
-        return url
-    if url:
-        parts = urlsplit(url)
-        if parts.netloc == request.host:
-            return url
-    return request.full_path.rstrip("?") if request.query_string else request.path
+def _page() -> buttons.PageRequest:
+    current = request.full_path.rstrip("?") if request.query_string else request.path
+    return buttons.PageRequest(url=request.url, host=request.host, current=current)
 
 
 async def sign_in_macro(
@@ -60,38 +39,29 @@ async def sign_in_macro(
     the CSRF token; otherwise a link to the sign-in page. Quart renders templates
     asynchronously, so the call needs no ``await`` in the template.
     """
-    state = app_state()
-    config = await current_config()
-    options = resolve(config)
-    callback_url = _same_origin_path(redirect_to)
-    context: dict[str, Any] = {"callback_url": callback_url, "csrf_token": await _csrf_token()}
-    target = options.providers.get(provider) if provider else None
-    if target is None or isinstance(target, Credentials):
-        page = sign_in_page or config.pages.sign_in or f"{state.base_path}/signin"
-        separator = "&" if "?" in page else "?"
-        context.update(
-            action=None, href=f"{page}{separator}{urlencode({'callbackUrl': callback_url})}"
-        )
-        context["label"] = label or translate("Sign in")
-    else:
-        context.update(action=f"{state.base_path}/signin/{target.id}", href=None)
-        context["label"] = label or translate("Sign in with {name}", name=target.name)
-    return options.renderer.snippet("snippets/sign_in.html", **context)
+    return buttons.sign_in_button(
+        resolve(await current_config()),
+        _page(),
+        await _csrf_token(),
+        provider=provider,
+        sign_in_page=sign_in_page,
+        redirect_to=redirect_to,
+        label=label,
+    )
 
 
 async def sign_out_macro(
     sign_out_page: str | None = None, redirect_to: str | None = None, label: str | None = None
 ) -> Markup:
     """``{{ SignOut() }}``: a sign-out button (a form with the CSRF token) for app templates."""
-    state = app_state()
-    options = resolve(await current_config())
-    context = {
-        "action": sign_out_page or f"{state.base_path}/signout",
-        "callback_url": _same_origin_path(redirect_to),
-        "csrf_token": await _csrf_token(),
-        "label": label or translate("Sign out"),
-    }
-    return options.renderer.snippet("snippets/sign_out.html", **context)
+    return buttons.sign_out_button(
+        resolve(await current_config()),
+        _page(),
+        await _csrf_token(),
+        sign_out_page=sign_out_page,
+        redirect_to=redirect_to,
+        label=label,
+    )
 
 
 async def stylesheets() -> list[str]:

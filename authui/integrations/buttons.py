@@ -1,0 +1,100 @@
+"""The ``SignIn`` / ``SignOut`` template macros, framework-free.
+
+An integration gathers what it knows of the current request (a ``PageRequest``), makes the
+CSRF token with ``forms_csrf`` (setting the cookie it may return on the response), and
+renders the buttons with ``sign_in_button`` / ``sign_out_button``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+from markupsafe import Markup
+
+from authui.cookies import Cookie
+from authui.csrf import create_csrf_state
+from authui.i18n import translate
+from authui.options import Options
+from authui.providers.credentials import Credentials
+
+
+@dataclass(frozen=True, slots=True)
+class PageRequest:
+    """What the buttons need to know about the page being rendered."""
+
+    url: str
+    """The page's absolute URL."""
+    host: str
+    """The ``Host`` the browser asked for."""
+    current: str
+    """The page's path and query: where the buttons come back to by default."""
+
+
+def forms_csrf(options: Options, url: str, cookie_value: str | None) -> tuple[str, Cookie | None]:
+    """The CSRF token for forms in the app's own pages, and the cookie to set with it when
+    the browser has none (or a stale one)."""
+    state = create_csrf_state(
+        cookie_value=cookie_value, body_token=None, is_post=False, keys=options.keys
+    )
+    if state.cookie_value is None:
+        return state.token, None
+    option = options.cookies(url).csrf_token
+    return state.token, Cookie(option.name, state.cookie_value, option.options)
+
+
+def same_origin_target(page: PageRequest, url: str | None) -> str:
+    """A redirect target for the buttons: ``url`` when it stays on this site, else the
+    current page."""
+    if url and url.startswith("/") and not url.startswith("//"):
+        return url
+    if url and urlsplit(url).netloc == page.host:
+        return url
+    return page.current
+
+
+def sign_in_button(
+    options: Options,
+    page: PageRequest,
+    csrf_token: str,
+    *,
+    provider: str | None = None,
+    sign_in_page: str | None = None,
+    redirect_to: str | None = None,
+    label: str | None = None,
+) -> Markup:
+    """``{{ SignIn() }}``: with a provider that starts from a button (OAuth, email), a form
+    posting to it with the CSRF token; otherwise a link to the sign-in page."""
+    callback_url = same_origin_target(page, redirect_to)
+    context: dict[str, Any] = {"callback_url": callback_url, "csrf_token": csrf_token}
+    target = options.providers.get(provider) if provider else None
+    if target is None or isinstance(target, Credentials):
+        sign_in = sign_in_page or options.config.pages.sign_in or f"{options.base_path}/signin"
+        separator = "&" if "?" in sign_in else "?"
+        query = urlencode({"callbackUrl": callback_url})
+        context.update(action=None, href=f"{sign_in}{separator}{query}")
+        context["label"] = label or translate("Sign in")
+    else:
+        context.update(action=f"{options.base_path}/signin/{target.id}", href=None)
+        context["label"] = label or translate("Sign in with {name}", name=target.name)
+    return options.renderer.snippet("snippets/sign_in.html", **context)
+
+
+def sign_out_button(
+    options: Options,
+    page: PageRequest,
+    csrf_token: str,
+    *,
+    sign_out_page: str | None = None,
+    redirect_to: str | None = None,
+    label: str | None = None,
+) -> Markup:
+    """``{{ SignOut() }}``: a sign-out button (a form with the CSRF token)."""
+    context = {
+        "action": sign_out_page or f"{options.base_path}/signout",
+        "callback_url": same_origin_target(page, redirect_to),
+        "csrf_token": csrf_token,
+        "label": label or translate("Sign out"),
+    }
+    return options.renderer.snippet("snippets/sign_out.html", **context)

@@ -1,0 +1,146 @@
+"""Server-side calls into the core, framework-free: what ``auth()``, ``get_session`` and the
+``sign_in``/``sign_out``/``update`` helpers of every integration send.
+
+The application itself is the caller, so these calls skip the CSRF check and answer raw
+(``InternalResponse``); only the browser's ``Cookie`` and ``Host`` headers go along.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from authui.config import AuthConfig
+from authui.cookies import Cookie
+from authui.core import Auth, to_response
+from authui.errors import AuthError
+from authui.http import InternalResponse
+from authui.http import Request as CoreRequest
+from authui.http import Response as CoreResponse
+from authui.integrations.state import Integration
+from authui.options import resolve
+from authui.providers.credentials import Credentials
+from authui.urls import origin_of
+
+FORWARDED = ("cookie", "host")
+"""The request headers a server-side call passes on."""
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """A browser request the application acts for.
+
+    Args:
+        integration: The integration serving the configuration.
+        config: The request's prepared configuration.
+        url: The request's absolute URL.
+        headers: The request's headers (only ``Cookie``, ``Host``, ``Authorization`` and
+            ``Referer`` are read).
+        client: The client's address.
+    """
+
+    integration: Integration
+    config: AuthConfig
+    url: str
+    headers: list[tuple[str, str]]
+    client: str | None = None
+
+    async def call(
+        self, path: str, body: Mapping[str, Any] | None = None, *, cookie: str | None = None
+    ) -> InternalResponse:
+        """Call the core at ``path`` (GET, or POST with a JSON ``body``); ``cookie``
+        replaces the browser's ``Cookie`` header.
+
+        Raises:
+            ValueError: The request's URL is not an absolute http(s) URL (a bad ``Host``).
+        """
+        kept = [(k, v) for k, v in self.headers if k.lower() in FORWARDED]
+        if cookie is not None:
+            kept = [(k, v) for k, v in kept if k.lower() != "cookie"] + [("Cookie", cookie)]
+        kept.append(("Content-Type", "application/json"))
+        request = CoreRequest.build(
+            "GET" if body is None else "POST",
+            origin_of(self.url) + path,
+            headers=kept,
+            body=b"" if body is None else json.dumps(body).encode(),
+            client=self.client,
+        )
+        answer = await Auth(request, self.integration.internal_config(self.config))
+        if not isinstance(answer, InternalResponse):
+            raise TypeError("internal calls answer raw")
+        return answer
+
+    def _path(self, action: str) -> str:
+        return f"{self.integration.base_path}/{action}"
+
+    def session_cookies(self, answer: InternalResponse) -> list[Cookie]:
+        """The session cookies of an answer (not the callback-URL and CSRF cookies the
+        core issues to every browser request it sees)."""
+        name = resolve(self.config).cookies(self.url).session_token.name
+        return [c for c in answer.cookies if c.name.startswith(name)]
+
+    async def session(self) -> tuple[dict[str, Any] | None, list[Cookie]]:
+        """The session, and the session cookies to send back (a rolling session's new
+        expiry; an ended one's deletion).
+
+        The token comes from the session cookie; without one, from an
+        ``Authorization: Bearer <token>`` header (the JWT, or with database sessions the
+        session token), as another service sends it. A bearer request gets no cookies.
+        """
+        request = CoreRequest.build("GET", self.url, headers=self.headers)
+        name = resolve(self.config).cookies(self.url).session_token.name
+        has_cookie = any(k == name or k.startswith(name + ".") for k in request.cookies)
+        bearer = None if has_cookie else request.bearer_token
+        cookie = None if bearer is None else f"{name}={quote(bearer, safe='')}"
+        try:
+            answer = await self.call(self._path("session"), cookie=cookie)
+        except ValueError:  # a Host header no browser sends: no session to read
+            return None, []
+        session = answer.body if isinstance(answer.body, dict) and answer.body else None
+        return session, [] if bearer is not None else self.session_cookies(answer)
+
+    def _callback_url(self, redirect_to: str | None) -> str:
+        referer = next((v for k, v in self.headers if k.lower() == "referer"), None)
+        return redirect_to or referer or "/"
+
+    async def sign_in(
+        self, provider: str | None, redirect_to: str | None, params: Mapping[str, str]
+    ) -> CoreResponse:
+        """The redirect that starts a sign-in (see the integrations' ``sign_in``).
+
+        Raises:
+            AuthError: The sign-in failed (e.g. ``CredentialsSignin``).
+        """
+        callback_url = self._callback_url(redirect_to)
+        if provider is None:
+            query = urlencode({"callbackUrl": callback_url})
+            return CoreResponse(302, [("Location", f"{self._path('signin')}?{query}")])
+        target = resolve(self.config).provider(provider)
+        body: dict[str, Any] = {"callbackUrl": callback_url}
+        if isinstance(target, Credentials):
+            path = self._path(f"callback/{target.id}")
+            body.update(params)
+        else:
+            path = self._path(f"signin/{target.id}")
+            path += f"?{urlencode(params)}" if params else ""
+        return _redirect(await self.call(path, body))
+
+    async def sign_out(self, redirect_to: str | None) -> CoreResponse:
+        """The redirect that ends the session, its cookies cleared."""
+        body = {"callbackUrl": self._callback_url(redirect_to)}
+        return _redirect(await self.call(self._path("signout"), body))
+
+    async def update(self, data: Mapping[str, Any]) -> tuple[dict[str, Any] | None, list[Cookie]]:
+        """Update the session (``trigger="update"``): the new one and its cookies."""
+        answer = await self.call(self._path("session"), {"data": dict(data)})
+        session = answer.body if isinstance(answer.body, dict) else None
+        return session, self.session_cookies(answer)
+
+
+def _redirect(answer: InternalResponse) -> CoreResponse:
+    if answer.redirect is None:
+        raise AuthError(f"Expected a redirect, got status {answer.status}")
+    return to_response(answer)

@@ -1,0 +1,38 @@
+"""Refusing a request that needs a signed-in user, the same way in every integration.
+
+Browsers (requests that accept HTML) are sent to the sign-in page with a ``callbackUrl``
+back to where they were; every other caller (``fetch``, an API client, another service) gets
+``401`` with a JSON reason and a ``WWW-Authenticate: Bearer`` challenge, since the session
+may also come as a bearer token.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from authui.config import AuthConfig
+from authui.i18n import translate
+
+CHALLENGE = ("WWW-Authenticate", 'Bearer realm="authui"')
+"""The challenge a 401 carries (RFC 9110 asks every 401 for one)."""
+
+
+def wants_page(accept: str | None, content_type: str | None) -> bool:
+    """Whether the caller is a browser loading a page: it accepts HTML and sends no JSON
+    (given its ``Accept`` and ``Content-Type`` headers)."""
+    if "json" in (content_type or "").lower():
+        return False
+    return "text/html" in (accept or "").lower()
+
+
+def unauthorized_message() -> str:
+    """The reason a 401 gives, translated."""
+    return translate("Sign in to access this resource.")
+
+
+def sign_in_location(config: AuthConfig, base_path: str, target: str) -> str:
+    """The sign-in page (the configured one, else ``<base>/signin``) with a
+    ``callbackUrl`` back to ``target``."""
+    page = config.pages.sign_in or f"{base_path}/signin"
+    separator = "&" if "?" in page else "?"
+    return f"{page}{separator}{urlencode({'callbackUrl': target})}"

@@ -1,0 +1,103 @@
+"""Server-side ``sign_in``, ``sign_out`` and ``update`` for Starlette and FastAPI views."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+from starlette.requests import HTTPConnection
+from starlette.responses import Response
+
+from authui.integrations.calls import Caller
+from authui.integrations.starlette.requests import add_cookies, starlette_response
+from authui.integrations.starlette.state import (
+    RequestAuth,
+    caller,
+    integration_for,
+    need_middleware,
+)
+from authui.integrations.state import ConfigSource
+from authui.sessions.types import Session
+
+
+async def _caller(request: HTTPConnection, config: ConfigSource | None) -> Caller:
+    here = RequestAuth.of(request.scope)
+    if here is not None and (config is None or config is here.integration.source):
+        return caller(here.integration, here.config, request)
+    if config is None:
+        raise need_middleware("a server-side helper without a config")
+    integration = integration_for(config)
+    return caller(integration, await integration.config_for(request), request)
+
+
+async def sign_in(
+    request: HTTPConnection,
+    provider: str | None = None,
+    *,
+    config: ConfigSource | None = None,
+    redirect_to: str | None = None,
+    **params: str,
+) -> Response:
+    """Start a sign-in from a view: a redirect response to return.
+
+    Without a provider, the sign-in page. For credentials, ``params`` are the fields (a
+    refused sign-in raises ``CredentialsSignin``); for other providers they are added to
+    the authorization request (``prompt=…``, ``login_hint=…``). The target is
+    ``redirect_to``, else the page the browser came from (``Referer``), else ``/``.
+
+    Args:
+        request: The request.
+        provider: The provider's id.
+        config: The configuration; may be left out under ``AuthMiddleware``.
+        redirect_to: Where the browser goes once signed in.
+
+    Raises:
+        AuthError: The sign-in failed (e.g. ``CredentialsSignin``).
+    """
+    answer = await (await _caller(request, config)).sign_in(provider, redirect_to, params)
+    return starlette_response(answer)
+
+
+async def sign_out(
+    request: HTTPConnection,
+    *,
+    config: ConfigSource | None = None,
+    redirect_to: str | None = None,
+) -> Response:
+    """End the session from a view: a redirect response (its cookies cleared) to return."""
+    response = starlette_response(await (await _caller(request, config)).sign_out(redirect_to))
+    here = RequestAuth.of(request.scope)
+    if here is not None:
+        here.session, here.loaded = None, True
+        request.state.auth = None
+    return response
+
+
+async def update(
+    request: HTTPConnection,
+    data: Mapping[str, Any],
+    *,
+    config: ConfigSource | None = None,
+    response: Response | None = None,
+) -> Session | None:
+    """Update the session (``trigger="update"`` in the callbacks); returns the new one.
+
+    The refreshed session cookie goes on ``response`` when given (in FastAPI, a
+    ``response: Response`` parameter of the view), else on whatever response the view
+    returns, through ``AuthMiddleware``.
+
+    Raises:
+        RuntimeError: Neither a response nor ``AuthMiddleware`` to carry the cookie.
+    """
+    here = RequestAuth.of(request.scope)
+    if response is None and here is None:
+        raise need_middleware("update() without a response")
+    session, cookies = await (await _caller(request, config)).update(data)
+    if response is not None:
+        add_cookies(response, cookies)
+    elif here is not None:
+        here.add_cookies(cookies)
+    if here is not None:
+        here.session, here.loaded = session, True
+        request.state.auth = session
+    return cast("Session | None", session)

@@ -1,0 +1,122 @@
+"""authui in the app's own Jinja templates (Starlette's and FastAPI's ``Jinja2Templates``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
+from starlette.requests import Request
+from starlette.templating import Jinja2Templates
+
+from authui.integrations import buttons
+from authui.integrations.starlette.requests import core_request, url_of
+from authui.integrations.starlette.state import RequestAuth, need_middleware
+from authui.options import Options, resolve
+
+
+def setup_templates(templates: Jinja2Templates) -> Jinja2Templates:
+    """Give ``templates`` what authui's Quart integration gives Quart's: ``auth`` (the
+    session) and ``user`` in every template, the ``SignIn()`` / ``SignOut()`` macros,
+    ``authui_stylesheets()`` and ``authui_static(name)``. Needs ``AuthMiddleware``.
+
+    Example:
+        ```python
+        templates = setup_templates(Jinja2Templates(directory="templates"))
+        ```
+    """
+    templates.context_processors.append(_auth_context)
+    templates.env.globals.update(
+        SignIn=_sign_in,
+        SignOut=_sign_out,
+        authui_stylesheets=_stylesheets,
+        authui_static=_static_url,
+    )
+    return templates
+
+
+def _request_auth(request: Request) -> RequestAuth:
+    here = RequestAuth.of(request.scope)
+    if here is None:
+        raise need_middleware("authui in templates")
+    return here
+
+
+def _auth_context(request: Request) -> dict[str, Any]:
+    here = _request_auth(request)
+    session = here.session
+    return {"auth": session, "user": (session or {}).get("user")}
+
+
+def _page(context: Context) -> tuple[Options, buttons.PageRequest, str]:
+    """The request's options, what the buttons need of the page, and the forms' CSRF token
+    (its cookie queued for the response when the browser has none)."""
+    request: Request = context["request"]
+    here = _request_auth(request)
+    options = resolve(here.config)
+    url = url_of(request)
+    if here.csrf_token is None:
+        name = options.cookies(url).csrf_token.name
+        # authui's cookie parser: Starlette's leaves the token's "%7C" undecoded
+        cookies = core_request(request, b"").cookies
+        here.csrf_token, cookie = buttons.forms_csrf(options, url, cookies.get(name))
+        if cookie is not None:
+            here.add_cookies([cookie])
+    query = request.url.query
+    current = request.url.path + (f"?{query}" if query else "")
+    page = buttons.PageRequest(url=url, host=request.headers.get("host", ""), current=current)
+    return options, page, here.csrf_token
+
+
+@pass_context
+def _sign_in(
+    context: Context,
+    provider: str | None = None,
+    sign_in_page: str | None = None,
+    redirect_to: str | None = None,
+    label: str | None = None,
+) -> Markup:
+    """``{{ SignIn() }}``: a sign-in button (a form for OAuth and email providers, a link
+    to the sign-in page otherwise)."""
+    options, page, token = _page(context)
+    return buttons.sign_in_button(
+        options,
+        page,
+        token,
+        provider=provider,
+        sign_in_page=sign_in_page,
+        redirect_to=redirect_to,
+        label=label,
+    )
+
+
+@pass_context
+def _sign_out(
+    context: Context,
+    sign_out_page: str | None = None,
+    redirect_to: str | None = None,
+    label: str | None = None,
+) -> Markup:
+    """``{{ SignOut() }}``: a sign-out button (a form with the CSRF token)."""
+    options, page, token = _page(context)
+    return buttons.sign_out_button(
+        options,
+        page,
+        token,
+        sign_out_page=sign_out_page,
+        redirect_to=redirect_to,
+        label=label,
+    )
+
+
+@pass_context
+def _stylesheets(context: Context) -> list[str]:
+    """``{{ authui_stylesheets() }}``: the theme pack's stylesheet URLs."""
+    return list(resolve(_request_auth(context["request"]).config).renderer.stylesheets)
+
+
+@pass_context
+def _static_url(context: Context, name: str) -> str:
+    """``{{ authui_static("authui.js") }}``: an authui static file's cache-busted URL."""
+    return resolve(_request_auth(context["request"]).config).renderer.assets.url(name)
