@@ -28,7 +28,7 @@ from authui.adapters.sql.schema import to_utc
 from authui.adapters.sqlalchemy import SQLAlchemyAdapter, SQLNaming
 from tests.adapters.conftest import Service, require
 from tests.peers.pgadapter_node import fresh_schema, run_isolated
-from tests.peers.servers import hypercorn_servers
+from tests.peers.servers import asgi_servers
 
 APP = "tests.peers.shared_app:app"
 SESSION_COOKIE = "authjs.session-token"
@@ -156,7 +156,7 @@ async def test_postgres_session_moves_between_processes(
         AUTHUI_SHARED_POSTGRES_URL=postgres_url,
         AUTHUI_SHARED_POSTGRES_SCHEMA=pg_schema,
     )
-    with hypercorn_servers(APP, 2, env) as (a, b):
+    with asgi_servers(APP, 2, env) as (a, b):
         await sign_in_use_and_sign_out(a, b, stored_expiry)
     user = await pg_adapter.get_user_by_email("ada@example.com")
     assert user is not None, "the user was not stored"
@@ -175,7 +175,7 @@ async def test_redis_session_moves_between_processes(redis_client: Redis) -> Non
         AUTHUI_SHARED_REDIS_PREFIX=prefix,
     )
     try:
-        with hypercorn_servers(APP, 2, env) as (a, b):
+        with asgi_servers(APP, 2, env) as (a, b):
             await sign_in_use_and_sign_out(a, b, stored_expiry)
         assert await redis_client.get(f"{prefix}user-by-email:ada@example.com") is not None
     finally:

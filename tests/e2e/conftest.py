@@ -37,7 +37,7 @@ import pytest
 import pytest_asyncio
 
 from tests.peers.availability import peer_missing
-from tests.peers.servers import hypercorn_servers
+from tests.peers.servers import Server, asgi_servers
 
 if TYPE_CHECKING:
     from playwright.async_api import (
@@ -94,7 +94,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session")
 def e2e_server() -> Iterator[str]:
     """``tests.peers.e2e_app`` in hypercorn on 127.0.0.1 and a free port; yields its URL."""
-    with _hypercorn(APP, dict(os.environ)) as url:
+    with asgi_servers(APP, 1, dict(os.environ)) as (url,):
         yield url
 
 
@@ -263,13 +263,6 @@ class DemoWatch:
         return found
 
 
-@contextlib.contextmanager
-def _hypercorn(app: str, env: dict[str, str]) -> Iterator[str]:
-    """``app`` in hypercorn on 127.0.0.1 and a pre-bound free port; yields its URL."""
-    with hypercorn_servers(app, 1, env) as (url,):
-        yield url
-
-
 DEMO_OAUTH = {
     f"AUTH_{name}_{part}": f"demo-{name.lower()}-{part.lower()}"
     for name in ("GITHUB", "GOOGLE", "GITLAB", "DISCORD")
@@ -279,20 +272,77 @@ DEMO_OAUTH = {
 so that the accessibility checks and the gallery cover provider buttons in every pack."""
 
 
+@dataclass(frozen=True)
+class DemoApp:
+    """One variant of the demo site: its ASGI app and the server it runs on."""
+
+    app: str
+    server: Server
+
+
+DEMO_APPS = {
+    "quart": DemoApp(DEMO_APP, "hypercorn"),
+    "starlette": DemoApp("demo.starlette_app:app", "uvicorn"),
+    "fastapi": DemoApp("demo.fastapi_app:app", "uvicorn"),
+}
+"""The demo on each integration, each on the server recommended for it."""
+
+
+@contextlib.contextmanager
+def demo_site(framework: str, env: dict[str, str]) -> Iterator[str]:
+    """The demo on ``framework`` with ``env``, on 127.0.0.1 and a free port; yields its URL."""
+    demo = DEMO_APPS[framework]
+    with asgi_servers(demo.app, 1, env, server=demo.server) as (url,):
+        yield url
+
+
+def demo_env(database: Path) -> dict[str, str]:
+    """The demo's environment: its own secret and database, and the dummy OAuth buttons."""
+    return {
+        # the caller's AUTH_* settings could turn on OAuth providers or another strategy
+        **{k: v for k, v in os.environ.items() if not k.startswith("AUTH_")},
+        **DEMO_OAUTH,
+        "AUTH_SECRET": secrets.token_urlsafe(32),  # 43 characters
+        "AUTH_DATABASE_URL": f"sqlite+aiosqlite:///{database}",
+    }
+
+
+class DemoSites:
+    """Demo sites, one per framework, each started on first use with a fresh SQLite
+    database and kept until :meth:`close`."""
+
+    def __init__(self) -> None:
+        self._stack = contextlib.ExitStack()
+        self._running: dict[str, str] = {}
+
+    def url(self, framework: str) -> str:
+        if framework not in self._running:
+            folder = self._stack.enter_context(
+                tempfile.TemporaryDirectory(prefix=f"authui-demo-{framework}-")
+            )
+            env = demo_env(Path(folder) / "demo.db")
+            self._running[framework] = self._stack.enter_context(demo_site(framework, env))
+        return self._running[framework]
+
+    def close(self) -> None:
+        self._stack.close()
+
+
 @pytest.fixture(scope="session")
-def demo_server() -> Iterator[str]:
-    """``demo.app`` in hypercorn on 127.0.0.1 and a free port, with its own secret and a
-    fresh SQLite database; yields its URL."""
-    with tempfile.TemporaryDirectory(prefix="authui-demo-db-") as folder:
-        env = {
-            # the caller's AUTH_* settings could turn on OAuth providers or another strategy
-            **{k: v for k, v in os.environ.items() if not k.startswith("AUTH_")},
-            **DEMO_OAUTH,
-            "AUTH_SECRET": secrets.token_urlsafe(32),  # 43 characters
-            "AUTH_DATABASE_URL": f"sqlite+aiosqlite:///{Path(folder) / 'demo.db'}",
-        }
-        with _hypercorn(DEMO_APP, env) as url:
-            yield url
+def demo_sites() -> Iterator[DemoSites]:
+    """The demo on each framework, started when a test first asks for it."""
+    sites = DemoSites()
+    try:
+        yield sites
+    finally:
+        sites.close()
+
+
+@pytest.fixture(scope="session")
+def demo_server(demo_sites: DemoSites) -> str:
+    """The Quart demo's URL (a module may override this fixture to run on every framework,
+    see ``test_demo_flows``)."""
+    return demo_sites.url("quart")
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ database look-ups the email tests need.
 
 The sink (:func:`smtp_sink`) is aiosmtpd's threaded ``Controller`` on ``127.0.0.1`` and a
 pre-bound free port (the socket is made here and handed to the server, as
-:func:`tests.peers.servers.hypercorn_servers` does for the demo), speaking plain SMTP; the
+:func:`tests.peers.servers.asgi_servers` does for the demo), speaking plain SMTP; the
 demo reaches it at ``smtp://127.0.0.1:<port>?starttls=never``. Messages are parsed with
 ``email.policy.default`` (never searched as raw bytes: long lines are quoted-printable), and
 :func:`read_sign_in_email` takes the link out of both the plain-text and the HTML body.
@@ -52,7 +52,7 @@ from authui.adapters.from_url import bring_up_to_date
 from authui.adapters.sqlalchemy import SQLAlchemyAdapter
 from tests.e2e.conftest import DEMO_APP
 from tests.peers.pgadapter_node import run_isolated
-from tests.peers.servers import hypercorn_servers
+from tests.peers.servers import asgi_servers
 
 SENDER = "authui e2e <signin@authui.test>"
 """The demo variants' ``AUTH_EMAIL_FROM``."""
@@ -273,7 +273,7 @@ def email_demo(sink: SmtpSink, database_url: str, processes: int = 1) -> Iterato
         "AUTH_EMAIL_SERVER": sink.url,
         "AUTH_EMAIL_FROM": SENDER,
     }
-    with hypercorn_servers(DEMO_APP, processes, env) as urls:
+    with asgi_servers(DEMO_APP, processes, env) as urls:
         yield EmailDemo(tuple(urls), database_url, secret, sink)
 
 

@@ -6,7 +6,7 @@ Every variant is one demo process (hypercorn, its own SQLite database and secret
 provider process with one client, registered with that demo's redirect URI. Ordering: the
 provider's socket is bound first (:func:`tests.peers.oidc_provider.reserved_oidc_provider`),
 so its issuer URL is known and goes into the demo's environment; then the demo starts on
-its own pre-bound port (:func:`tests.peers.servers.hypercorn_servers`); then the provider
+its own pre-bound port (:func:`tests.e2e.conftest.demo_site`); then the provider
 process starts on its socket with the demo's callback URL as the client's redirect URI. The
 demo fetches the provider's discovery document only when someone signs in, and a
 connection made before the provider runs would just wait in the socket's backlog.
@@ -30,9 +30,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
-from tests.e2e.conftest import DEMO_APP, DemoWatch
+from tests.e2e.conftest import DemoWatch, demo_site
 from tests.peers.oidc_provider import ClientAuth, OIDCProvider, client, reserved_oidc_provider
-from tests.peers.servers import hypercorn_servers
 
 if TYPE_CHECKING:
     from playwright.async_api import (
@@ -62,6 +61,8 @@ class Variant:
     id_token, so the demo completes the profile from userinfo; ``False`` puts them in the
     id_token."""
     session_strategy: Literal["database", "jwt"]
+    framework: str = "quart"
+    """The demo's integration (a key of ``DEMO_APPS``)."""
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,7 @@ def oidc_demo(variant: Variant) -> Iterator[OIDCDemo]:
         reserved_oidc_provider() as provider,
     ):
         env = _demo_env(variant, provider.issuer, Path(folder) / "demo.db", secret)
-        with hypercorn_servers(DEMO_APP, 1, env) as (url,):
+        with demo_site(variant.framework, env) as url:
             demo = OIDCDemo(variant, url, provider)
             registered = client(env["AUTH_OIDC_ID"], demo.callback_url, variant.client_auth, secret)
             provider.start([registered], conform_id_token_claims=variant.claims_from_userinfo)

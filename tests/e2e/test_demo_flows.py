@@ -1,5 +1,7 @@
 """The demo site in a real browser, JavaScript on and off: sign-in, failed sign-ins (swapped
-in place by htmx, or redirected without JavaScript), sign-out and the new-user page.
+in place by htmx, or redirected without JavaScript), sign-out and the new-user page; on the
+demo of each integration (Quart on hypercorn, Starlette and FastAPI on uvicorn), which serve
+the same site from the same settings and templates.
 
 Every test runs in watched contexts (``new_demo_context``): a CSP violation, an uncaught
 error or an auth page without its CSP header fails it.
@@ -12,12 +14,28 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.e2e.conftest import DEMO_EMAIL, DEMO_USER, demo_page, fill_sign_in, sign_in_demo
+from tests.e2e.conftest import (
+    DEMO_APPS,
+    DEMO_EMAIL,
+    DEMO_USER,
+    DemoSites,
+    demo_page,
+    fill_sign_in,
+    sign_in_demo,
+)
 
 if TYPE_CHECKING:
     from playwright.async_api import Page, Route
 
     from tests.e2e.conftest import DemoWatch, NewContext
+
+
+@pytest.fixture(scope="module", params=sorted(DEMO_APPS))
+def demo_server(request: pytest.FixtureRequest, demo_sites: DemoSites) -> str:
+    """Every test here runs on the demo of each framework."""
+    url: str = demo_sites.url(request.param)
+    return url
+
 
 JAVASCRIPT = pytest.mark.parametrize(
     "javascript", [pytest.param(True, id="js-on"), pytest.param(False, id="js-off")]

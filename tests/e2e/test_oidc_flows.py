@@ -55,14 +55,21 @@ MAIN = Variant("basic-idtoken-database", "client_secret_basic", False, "database
 """The variant of the scenarios that do not depend on the configuration."""
 JWT = Variant("post-idtoken-jwt", "client_secret_post", False, "jwt")
 PUBLIC = Variant("public-userinfo-jwt", "none", True, "jwt")
+FASTAPI = Variant(
+    "fastapi-basic-idtoken-database", "client_secret_basic", False, "database", "fastapi"
+)
+"""MAIN on the FastAPI demo."""
+FASTAPI_PUBLIC = Variant("fastapi-public-userinfo-jwt", "none", True, "jwt", "fastapi")
 VARIANTS = [
     MAIN,
     JWT,
     PUBLIC,
     Variant("basic-userinfo-database", "client_secret_basic", True, "database"),
+    FASTAPI,
+    FASTAPI_PUBLIC,
 ]
 """Every client authentication, both claims sources and both session strategies, with every
-(claims source, session strategy) pair."""
+(claims source, session strategy) pair; on Quart, and two of them on FastAPI."""
 SESSION_STRATEGIES = pytest.mark.parametrize(
     "variant", [MAIN, JWT], ids=[MAIN.session_strategy, JWT.session_strategy]
 )
@@ -213,8 +220,11 @@ async def test_sign_in_through_login_and_consent(
     assert shown["id"]
 
 
-async def test_sign_in_without_javascript(oidc_demos: OIDCDemos, new_page: NewPage) -> None:
-    demo = oidc_demos.get(MAIN)
+@pytest.mark.parametrize("variant", [MAIN, FASTAPI], ids=["quart", "fastapi"])
+async def test_sign_in_without_javascript(
+    oidc_demos: OIDCDemos, new_page: NewPage, variant: Variant
+) -> None:
+    demo = oidc_demos.get(variant)
     page = await new_page(demo, javascript=False)
     shown = await first_sign_in(page, demo, "nojs")
     assert shown["name"] == "Nojs"
@@ -242,6 +252,7 @@ async def test_a_second_sign_in_finds_the_linked_account(
     [
         pytest.param(MAIN, "/profile", CONNECT_BUTTON, id="database-connect-on-profile"),
         pytest.param(JWT, "/auth/signin", SIGN_IN_BUTTON, id="jwt-sign-in-page"),
+        pytest.param(FASTAPI, "/profile", CONNECT_BUTTON, id="fastapi-connect-on-profile"),
     ],
 )
 async def test_signing_in_while_signed_in_links_the_account(

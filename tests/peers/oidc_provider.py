@@ -4,7 +4,7 @@ tests: ``tests/peers/oidcprovider/server.mjs``.
 Its clients are static configuration, fixed when the process starts, and they must name the
 redirect URI of the app under test, whose port is only known once the app runs; the app, in
 turn, must be told the provider's issuer URL. So the provider's listening socket is made
-first, here (127.0.0.1, a free port, like :func:`tests.peers.servers.hypercorn_servers`):
+first, here (127.0.0.1, a free port, like :func:`tests.peers.servers.asgi_servers`):
 
 1. :func:`reserved_oidc_provider` binds the socket and yields an :class:`OIDCProvider`
    whose :attr:`~OIDCProvider.issuer` is already known;

@@ -1,4 +1,4 @@
-"""Real ASGI servers for tests: the app under test in hypercorn subprocesses."""
+"""Real ASGI servers for tests: the app under test in hypercorn or uvicorn subprocesses."""
 
 from __future__ import annotations
 
@@ -10,21 +10,30 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Literal
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 30.0
+Server = Literal["hypercorn", "uvicorn"]
+SERVER_ARGS: dict[str, Callable[[int], list[str]]] = {
+    "hypercorn": lambda fd: ["hypercorn", "--bind", f"fd://{fd}"],
+    "uvicorn": lambda fd: ["uvicorn", "--fd", str(fd), "--log-level", "warning"],
+}
+"""The ``python -m`` arguments that serve on an inherited listening socket."""
 
 
 @contextlib.contextmanager
-def hypercorn_servers(app: str, count: int, env: dict[str, str]) -> Iterator[list[str]]:
-    """``count`` hypercorn processes of ``app`` on 127.0.0.1 and pre-bound free ports,
-    started together; yields their base URLs and stops them afterwards.
+def asgi_servers(
+    app: str, count: int, env: dict[str, str], *, server: Server = "hypercorn"
+) -> Iterator[list[str]]:
+    """``count`` processes of ``app`` in ``server`` (hypercorn, or uvicorn: the servers
+    authui recommends for Quart and for Starlette/FastAPI) on 127.0.0.1 and pre-bound free
+    ports, started together; yields their base URLs and stops them afterwards.
 
-    Each listening socket is made here and handed to hypercorn (``fd://``), so every port
-    is free and ours, with no window for another process to take it."""
+    Each listening socket is made here and handed to the server by its file descriptor,
+    so every port is free and ours, with no window for another process to take it."""
     started: list[tuple[subprocess.Popen[bytes], str, Path]] = []
     with (
         tempfile.TemporaryDirectory(prefix="authui-servers-") as tmp,
@@ -38,28 +47,28 @@ def hypercorn_servers(app: str, count: int, env: dict[str, str]) -> Iterator[lis
                 fd = listener.fileno()
                 log = Path(tmp) / f"server-{index}.log"
                 log_file: IO[bytes] = stack.enter_context(log.open("wb"))
-                server = subprocess.Popen(
-                    [sys.executable, "-m", "hypercorn", "--bind", f"fd://{fd}", app],
+                process = subprocess.Popen(
+                    [sys.executable, "-m", *SERVER_ARGS[server](fd), app],
                     cwd=ROOT,
                     env=env,
                     pass_fds=[fd],
                     stdout=log_file,
                     stderr=subprocess.STDOUT,
                 )
-                started.append((server, f"http://127.0.0.1:{listener.getsockname()[1]}", log))
+                started.append((process, f"http://127.0.0.1:{listener.getsockname()[1]}", log))
             stack.close()  # the children hold the listening sockets now
-            for server, url, log in started:
-                wait_until_up(url, server, log)
+            for process, url, log in started:
+                wait_until_up(url, process, log)
             yield [url for _, url, _ in started]
         finally:
-            for server, _, _ in started:
-                server.terminate()
-            for server, _, _ in started:
+            for process, _, _ in started:
+                process.terminate()
+            for process, _, _ in started:
                 try:
-                    server.wait(timeout=10)
+                    process.wait(timeout=10)
                 except subprocess.TimeoutExpired:
-                    server.kill()
-                    server.wait()
+                    process.kill()
+                    process.wait()
 
 
 def wait_until_up(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
