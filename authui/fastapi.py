@@ -1,45 +1,23 @@
-"""authui for FastAPI: the Starlette integration plus the session dependencies.
+"""authui for FastAPI: all of ``authui.starlette``, plus the session dependencies.
 
 ``from authui.fastapi import AuthApp, AuthMiddleware, CurrentSession, RequireSession``.
 """
 
 from __future__ import annotations
 
+from authui import starlette
 from authui.integrations.fastapi import (
     CurrentSession,
     RequireSession,
     current_session,
     require_session,
 )
-from authui.integrations.starlette import (
-    AuthApp,
-    AuthMiddleware,
-    Handlers,
-    get_session,
-    get_token,
-    handlers,
-    setup_templates,
-    sign_in,
-    sign_out,
-    update,
-)
-from authui.sessions.types import Session, SessionUser
+from authui.starlette import *  # noqa: F403 (FastAPI apps are Starlette apps)
 
 __all__ = [
-    "AuthApp",
-    "AuthMiddleware",
+    *starlette.__all__,
     "CurrentSession",
-    "Handlers",
     "RequireSession",
-    "Session",
-    "SessionUser",
     "current_session",
-    "get_session",
-    "get_token",
-    "handlers",
     "require_session",
-    "setup_templates",
-    "sign_in",
-    "sign_out",
-    "update",
 ]

@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -104,9 +105,7 @@ def build_app(config: AuthConfig, tmp_path: Path, *, protect: tuple[str, ...] = 
     )
 
 
-def _middleware(config: AuthConfig, protect: tuple[str, ...]) -> Any:
-    from starlette.middleware import Middleware
-
+def _middleware(config: Any, protect: tuple[str, ...]) -> Middleware:
     return Middleware(AuthMiddleware, config=config, protect=protect)
 
 
@@ -474,3 +473,22 @@ async def test_custom_sign_in_page_is_where_the_middleware_sends_browsers(tmp_pa
     async with client_for(build_app(config, tmp_path, protect=("/private",))) as client:
         response = await client.get("/private", headers=BROWSER)
     assert response.headers["location"] == "/login-page?callbackUrl=%2Fprivate"
+
+
+async def test_a_broken_lazy_configuration_reads_as_no_session(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.delenv("AUTH_SECRET", raising=False)
+    broken = AuthConfig(providers=[], trust_host=True)  # no secret, found per request
+
+    def config_for(request: Any) -> AuthConfig:
+        return broken
+
+    async def me(request: Request) -> Response:
+        return JSONResponse(await get_session(request))
+
+    app = Starlette(routes=[Route("/me", me)], middleware=[_middleware(config_for, ())])
+    async with client_for(app) as client:
+        response = await client.get("/me", headers={"Cookie": "authjs.session-token=x"})
+    assert (response.status_code, response.json()) == (200, None)
+    assert "MissingSecret" in caplog.text

@@ -99,8 +99,7 @@ class Caller:
             answer = await self.call(self._path("session"), cookie=cookie)
         except ValueError:  # a Host header no browser sends: no session to read
             return None, []
-        session = answer.body if isinstance(answer.body, dict) and answer.body else None
-        return session, [] if bearer is not None else self.session_cookies(answer)
+        return _session_of(answer), [] if bearer is not None else self.session_cookies(answer)
 
     def _callback_url(self, redirect_to: str | None) -> str:
         referer = next((v for k, v in self.headers if k.lower() == "referer"), None)
@@ -136,8 +135,15 @@ class Caller:
     async def update(self, data: Mapping[str, Any]) -> tuple[dict[str, Any] | None, list[Cookie]]:
         """Update the session (``trigger="update"``): the new one and its cookies."""
         answer = await self.call(self._path("session"), {"data": dict(data)})
-        session = answer.body if isinstance(answer.body, dict) else None
-        return session, self.session_cookies(answer)
+        return _session_of(answer), self.session_cookies(answer)
+
+
+def _session_of(answer: InternalResponse) -> dict[str, Any] | None:
+    """The session of a ``/session`` answer; ``None`` for no session, and for an error
+    answer (a broken configuration's, which the core has logged)."""
+    if answer.status != 200 or not isinstance(answer.body, dict) or not answer.body:
+        return None
+    return answer.body
 
 
 def _redirect(answer: InternalResponse) -> CoreResponse:
