@@ -18,6 +18,7 @@ from authui.fastapi import (
     CurrentSession,
     RequireSession,
     Session,
+    handlers,
     update,
 )
 from tests.asgi_driver import websocket
@@ -161,3 +162,21 @@ async def test_the_session_type_is_in_the_openapi_schema(client: httpx.AsyncClie
     assert set(user["properties"]) == {"id", "name", "email", "image"}
     me = schema["paths"]["/api/me"]["get"]["responses"]["200"]["content"]["application/json"]
     assert me["schema"] == {"$ref": "#/components/schemas/Session"}
+
+
+async def test_handlers_as_fastapi_routes() -> None:
+    config = make_config()
+    auth = handlers(config)
+    app = FastAPI()
+    app.add_middleware(AuthMiddleware, config=config)
+    app.add_api_route("/auth/{path:path}", auth.GET, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/auth/{path:path}", auth.POST, methods=["POST"], include_in_schema=False)
+
+    @app.get("/api/me")
+    async def me(session: RequireSession) -> Session:
+        return session
+
+    async with client_for(app) as client:
+        assert (await client.get("/auth/signin")).status_code == 200
+        await sign_in_as_ada(client)
+        assert (await client.get("/api/me")).json()["user"]["name"] == "Ada Lovelace"

@@ -492,3 +492,18 @@ async def test_a_broken_lazy_configuration_reads_as_no_session(
         response = await client.get("/me", headers={"Cookie": "authjs.session-token=x"})
     assert (response.status_code, response.json()) == (200, None)
     assert "MissingSecret" in caplog.text
+
+
+@pytest.mark.parametrize("host", ["a b", "example.com:99999", "[::1", ""])
+async def test_a_host_header_no_browser_sends_is_a_clear_4xx_or_no_session(
+    client: httpx.AsyncClient, host: str
+) -> None:
+    headers = {"Host": host, "Accept": "text/html"}
+    for path in ("/auth/session", "/auth/signin"):
+        response = await client.get(path, headers=headers)
+        assert (response.status_code, response.json()) == (
+            400,
+            {"message": "The request URL is malformed."},
+        )
+    assert (await client.get("/api/me", headers=headers)).json() is None
+    assert (await client.get("/private", headers=headers)).status_code == 302
