@@ -52,10 +52,11 @@ class Options:
         return self.static_check.errors[0] if self.static_check.errors else None
 
     def cookies(self, url: str) -> CookieTable:
-        """The cookie table for a request to ``url`` (secure mode follows HTTPS)."""
+        """The cookie table for a request to ``url``: secure mode follows HTTPS, that of
+        ``AUTH_URL`` when one is set (the public URL, whatever the app was reached by)."""
         secure = self.config.use_secure_cookies
         if secure is None:
-            secure = url.startswith("https:")
+            secure = (self.fixed_origin or url).startswith("https:")
         return self.secure_cookies if secure else self.plain_cookies
 
     def provider(self, provider_id: str | None) -> Provider:

@@ -21,6 +21,7 @@ from starlette.websockets import WebSocket
 
 from authui import AuthConfig, Callbacks, CredentialsSignin, Pages
 from authui.errors import MissingSecret
+from authui.jwt import encode
 from authui.options import resolve
 from authui.starlette import (
     AuthApp,
@@ -33,7 +34,7 @@ from authui.starlette import (
     update,
 )
 from tests.asgi_driver import lifespan, websocket
-from tests.conftest import make_config
+from tests.conftest import SECRET, make_config
 
 BROWSER = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
 """What a browser sends when it opens a page."""
@@ -221,7 +222,7 @@ def test_a_broken_configuration_stops_the_app_at_start_up() -> None:
 
 def test_one_configuration_has_one_base_path() -> None:
     config = make_config()
-    AuthApp(config)
+    AuthApp(config, base_path="/auth")
     with pytest.raises(ValueError, match="already served at '/auth'"):
         AuthApp(config, base_path="/other")
 
@@ -507,3 +508,63 @@ async def test_a_host_header_no_browser_sends_is_a_clear_4xx_or_no_session(
         )
     assert (await client.get("/api/me", headers=headers)).json() is None
     assert (await client.get("/private", headers=headers)).status_code == 302
+
+
+async def test_behind_a_tls_proxy_the_public_url_names_the_cookies(tmp_path: Path) -> None:
+    """``AUTH_URL`` is https while the app is reached over http (TLS ends at a proxy the
+    server does not trust): sessions and forms still use the ``__Secure-``/``__Host-``
+    cookies the core issues."""
+    config = make_config(url="https://app.test/auth")
+    app = build_app(config, tmp_path)
+    token = encode(
+        token={"name": "Ada Lovelace", "email": "ada@example.com", "sub": "42"},
+        secret=SECRET,
+        salt="__Secure-authjs.session-token",
+    )
+    async with client_for(app) as client:
+        me = await client.get("/api/me", headers={"Authorization": f"Bearer {token}"})
+        assert me.json()["user"]["name"] == "Ada Lovelace"
+        csrf = await client.get("/auth/csrf")
+        issued = csrf.headers["set-cookie"].split(";", 1)[0]
+        assert issued.startswith("__Host-authjs.csrf-token=")
+        page = await client.get("/", headers={"Cookie": issued})
+        assert "set-cookie" not in page.headers  # the browser's CSRF cookie was found
+        assert f'value="{csrf.json()["csrfToken"]}"' not in page.text  # a link, no form yet
+        signed_in = {"Cookie": f"{issued}; __Secure-authjs.session-token={token}"}
+        page = await client.get("/", headers=signed_in)
+        assert '<p id="who">Ada Lovelace</p>' in page.text
+        assert f'value="{csrf.json()["csrfToken"]}"' in page.text
+
+
+async def test_under_a_root_path_protect_prefixes_are_the_routes_paths() -> None:
+    """Behind a proxy serving the app at ``/prefix`` (``uvicorn --root-path /prefix``)."""
+    config = make_config()
+
+    async def private(request: Request) -> Response:
+        return PlainTextResponse("secret")
+
+    app = Starlette(
+        routes=[
+            Route("/private", private),
+            Mount("/auth", AuthApp(config, base_path="/prefix/auth")),
+        ],
+        middleware=[_middleware(config, ("/private",))],
+    )
+    transport = httpx.ASGITransport(app=app, root_path="/prefix")
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+        refused = await client.get("/prefix/private", headers=BROWSER)
+        assert refused.headers["location"] == (
+            "/prefix/auth/signin?callbackUrl=%2Fprefix%2Fprivate"
+        )
+        providers = (await client.get("/prefix/auth/providers")).json()
+        assert providers["credentials"]["signinUrl"] == (
+            "http://testserver/prefix/auth/signin/credentials"
+        )
+
+
+async def test_a_given_base_path_wins_over_a_defaulted_one(tmp_path: Path) -> None:
+    config = make_config()
+    middleware = AuthMiddleware(Starlette(), config)  # built first, base path defaulted
+    app = AuthApp(config, base_path="/api/auth")
+    assert middleware.integration is app.integration
+    assert middleware.integration.base_path == "/api/auth"

@@ -33,7 +33,7 @@ def base_path_for(source: ConfigSource, base_path: str | None = None) -> str:
     return "/" + (base_path or DEFAULT_BASE_PATH).strip("/")
 
 
-@dataclass
+@dataclass(eq=False)
 class Integration:
     """One configuration source served at one base path.
 

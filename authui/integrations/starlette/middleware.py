@@ -35,7 +35,8 @@ class AuthMiddleware:
         app: The app to wrap.
         config: An ``AuthConfig``, or a function of the request returning one; pass the
             same object as to ``AuthApp``.
-        protect: Path prefixes that need a signed-in (or ``authorized``) user.
+        protect: Path prefixes that need a signed-in (or ``authorized``) user, as the
+            app's routes see them (without a ``--root-path`` prefix).
         base_path: The auth routes' base path, if not the configuration's.
     """
 
@@ -63,7 +64,7 @@ class AuthMiddleware:
         scope[SCOPE_KEY] = here
         session = await here.load(connection)
         connection.state.auth = session
-        if self._is_protected(scope["path"]) and not await self._let_in(
+        if self._is_protected(_route_path(scope)) and not await self._let_in(
             connection, session, scope, receive, send
         ):
             return
@@ -129,6 +130,16 @@ class AuthMiddleware:
             await send(message)
 
         return closing_send
+
+
+def _route_path(scope: Scope) -> str:
+    """The path the app's routes see: without the server's ``root_path`` (a proxy's
+    prefix), as Starlette routes it."""
+    path: str = scope["path"]
+    root: str = scope.get("root_path", "")
+    if root and path.startswith(root):
+        return path[len(root) :] or "/"
+    return path
 
 
 def _with_cookies(send: Send, here: RequestAuth) -> Send:

@@ -66,8 +66,7 @@ def get_token(
         secret: The secret(s), newest first (``AUTH_SECRET``).
         secure_cookie: Read ``__Secure-authjs.session-token``; by default when the
             request came over HTTPS.
-        cookie_name: Read this cookie instead (e.g. next-auth v4's
-            ``next-auth.session-token``).
+        cookie_name: Read this cookie instead (an app's renamed session cookie).
         salt: The key derivation salt; defaults to the cookie name.
         raw: Return the token string undecoded.
     """

@@ -26,29 +26,41 @@ SCOPE_KEY = "authui"
 """The scope entry holding the request's ``RequestAuth``."""
 
 _INTEGRATIONS: weakref.WeakKeyDictionary[Any, Integration] = weakref.WeakKeyDictionary()
+_EXPLICIT: weakref.WeakSet[Integration] = weakref.WeakSet()
+"""Integrations whose base path was given, not defaulted."""
 
 
 def integration_for(source: ConfigSource, base_path: str | None = None) -> Integration:
     """The integration serving ``source``, made (and a static configuration checked) on
-    first use.
+    first use. A base path given here replaces a defaulted one (``AuthMiddleware`` built
+    before ``AuthApp(config, base_path=…)``).
 
     Raises:
-        ValueError: ``source`` is already served at another base path.
+        ValueError: ``source`` is already served at another given base path.
         AuthError: The configuration is broken (say, no secret outside development mode).
     """
-    known = _INTEGRATIONS.get(source)
     path = base_path_for(source, base_path)
-    if known is not None:
-        if base_path is not None and path != known.base_path:
-            raise ValueError(
-                f"this configuration is already served at {known.base_path!r};"
-                f" one configuration object has one base path, not also {path!r}"
-            )
-        return known
-    integration = Integration(source, path)
+    integration = _INTEGRATIONS.get(source)
+    if integration is not None and (base_path is None or path == integration.base_path):
+        if base_path is not None:
+            _EXPLICIT.add(integration)
+        return integration
+    if integration is None:
+        integration = Integration(source, path)
+    elif integration in _EXPLICIT:
+        raise ValueError(
+            f"this configuration is already served at {integration.base_path!r};"
+            f" one configuration object has one base path, not also {path!r}"
+        )
+    else:
+        integration.base_path = path
+        integration.prepared.clear()
+        integration.internal.clear()
     if isinstance(source, AuthConfig):
         validate_config(integration.prepare(source))
     _INTEGRATIONS[source] = integration
+    if base_path is not None:
+        _EXPLICIT.add(integration)
     return integration
 
 
