@@ -4,6 +4,7 @@ helpers and the template helpers."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -367,10 +368,14 @@ async def test_websockets_get_the_session_and_protected_ones_need_it(
     assert sent[1]["text"] == '"Ada Lovelace"'
 
 
+@pytest.mark.parametrize("database", ["sqlite", "redis"])
 async def test_the_middleware_closes_the_adapters_it_made_at_shutdown(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database: str
 ) -> None:
-    config = make_config(adapter=f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite'}")
+    url = f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite'}"
+    if database == "redis":
+        url = os.environ.get("AUTHUI_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+    config = make_config(adapter=url)
     middleware = AuthMiddleware(Starlette(), config)
     adapter = resolve(middleware.integration.prepare(config)).config.adapter
     closed: list[bool] = []

@@ -7,7 +7,7 @@ existing ``redis.asyncio.Redis`` client::
     adapter = RedisAdapter(client, prefix="myapp:auth:")
 
 The adapter uses that one client (and so its connection pool) for every call. When it made
-the client from a URL it also owns it: ``await adapter.aclose()`` (or ``async with``)
+the client from a URL it also owns it: ``await adapter.close()`` (or ``async with``)
 closes it; a client passed in stays the caller's to close.
 
 Key layout
@@ -122,7 +122,7 @@ class RedisAdapter:
         """What every key starts with."""
         return self._prefix
 
-    async def aclose(self) -> None:
+    async def close(self) -> None:
         """Close the client if the adapter made it from a URL; a client passed in is left
         open for its owner to close."""
         if self._owns_client:
@@ -137,7 +137,7 @@ class RedisAdapter:
         exc: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
-        await self.aclose()
+        await self.close()
 
     # Keys -----------------------------------------------------------------------------
 

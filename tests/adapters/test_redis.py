@@ -588,7 +588,7 @@ async def test_built_from_a_url_it_owns_and_closes_its_client(prefix: str) -> No
     try:
         await adapter.redis.ping()
     except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-        await adapter.aclose()
+        await adapter.close()
         peer_missing(unreachable(exc))
     async with adapter:
         user = await adapter.create_user(make_user("ada@example.com"))

@@ -86,6 +86,6 @@ async def served_by(response: Response) -> Response:
 @app.after_serving
 async def close_adapter() -> None:
     if isinstance(adapter, RedisAdapter):
-        await adapter.aclose()
+        await adapter.close()
     else:
         await adapter.close()

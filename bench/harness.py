@@ -1,0 +1,333 @@
+"""authui beside Auth.js, in one run on one machine: ``python -m bench.harness``.
+
+See bench/README.md. Prints the tables and writes the figures as JSON (``--out``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import platform
+import subprocess
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from bench import micro, sessions
+from bench.measure import Measure, round_trips, wrk
+from bench.servers import ServerSpec, running
+
+SECRET = micro.SECRET
+QUART = "authui · Quart (hypercorn)"
+STARLETTE = "authui · Starlette (uvicorn)"
+AUTHJS = "Auth.js · Express (node)"
+BASELINES = {
+    QUART: ServerSpec("hypercorn", "bench.apps:quart_bare"),
+    STARLETTE: ServerSpec("uvicorn", "bench.apps:starlette_bare"),
+    AUTHJS: ServerSpec("node", "server.mjs", {"BENCH_MODE": "bare"}),
+}
+SIGNED_IN = "Bench User"
+"""What a signed-in session's answer shows."""
+ENDPOINTS = {
+    "session check (JWT)": ("/auth/session", True, SIGNED_IN),
+    "protected view (JWT)": ("/protected", True, SIGNED_IN),
+    "GET /auth/csrf": ("/auth/csrf", False, "csrfToken"),
+    "hello beside authui": ("/hello", True, "hello"),
+}
+
+
+@dataclass
+class Row:
+    """One measured endpoint of one stack."""
+
+    table: str
+    stack: str
+    endpoint: str
+    measure: Measure
+    overhead_us: float | None = None
+    """1/throughput minus 1/throughput of the stack's bare hello, in µs."""
+
+
+@dataclass
+class Options:
+    duration: float
+    runs: int
+    smoke: bool
+
+
+def auth_spec(stack: str, strategy: str = "jwt", database: str | None = None) -> ServerSpec:
+    env = {"BENCH_SECRET": SECRET, "BENCH_STRATEGY": strategy}
+    if database:
+        env["BENCH_DATABASE"] = database
+    if database and database.startswith("postgresql"):
+        env["BENCH_PG_SCHEMA"] = sessions.PG_SCHEMA
+    if stack == QUART:
+        return ServerSpec("hypercorn", "bench.apps:quart_auth", env)
+    if stack == STARLETTE:
+        return ServerSpec("uvicorn", "bench.apps:starlette_auth", env)
+    env["BENCH_MODE"] = "auth"
+    if strategy == "database":
+        env["BENCH_PG"] = json.dumps(
+            {
+                "host": "127.0.0.1",
+                "port": 5432,
+                "user": "postgres",
+                "database": "test",
+                "searchPath": sessions.PG_SCHEMA,
+            }
+        )
+    return ServerSpec("node", "server.mjs", env)
+
+
+def baselines(options: Options) -> dict[str, Measure]:
+    found = {}
+    for stack, spec in BASELINES.items():
+        with running(spec) as url:
+            found[stack] = wrk(url + "/hello", None, options.duration, options.runs, "hello")
+    return found
+
+
+def jwt_rows(options: Options, base: dict[str, Measure]) -> Iterator[Row]:
+    for stack in (QUART, STARLETTE, AUTHJS):
+        with running(auth_spec(stack)) as url:
+            cookie = sessions.sign_in(url)
+            for endpoint, (path, signed_in, expect) in ENDPOINTS.items():
+                sent = cookie if signed_in else None
+                measure = wrk(url + path, sent, options.duration, options.runs, expect)
+                yield Row("JWT sessions", stack, endpoint, measure, overhead(measure, base[stack]))
+
+
+def database_rows(options: Options, base: dict[str, Measure]) -> Iterator[Row]:
+    databases = {"SQLite": None, "PostgreSQL": sessions.PG_URL, "Redis": sessions.REDIS_URL}
+    for name, url in databases.items():
+        for stack in (QUART, STARLETTE, AUTHJS):
+            if stack == AUTHJS and name != "PostgreSQL":
+                continue  # Auth.js is measured on PostgreSQL (@auth/pg-adapter)
+            database, cookie = asyncio.run(_prepare(name, url))
+            with running(auth_spec(stack, "database", database)) as site:
+                measure = wrk(site + "/auth/session", cookie, *_times(options), SIGNED_IN)
+            endpoint = f"session check ({name})"
+            yield Row("database sessions", stack, endpoint, measure, overhead(measure, base[stack]))
+
+
+async def _prepare(name: str, url: str | None) -> tuple[str, str]:
+    """A fresh database with the bench user's session: (adapter URL, Cookie header)."""
+    if name == "PostgreSQL":
+        await sessions.reset_pg()
+        adapter = sessions.pg_adapter()
+        database = sessions.PG_URL
+    elif name == "Redis":
+        from redis.asyncio import Redis
+
+        from authui.adapters.redis import RedisAdapter
+
+        client = Redis.from_url(sessions.REDIS_URL, decode_responses=True)
+        await client.flushdb()
+        await client.aclose()
+        adapter = RedisAdapter(sessions.REDIS_URL)
+        database = sessions.REDIS_URL
+    else:
+        import tempfile
+
+        from authui.adapters.sqlalchemy import SQLAlchemyAdapter
+
+        folder = tempfile.mkdtemp(prefix="authui-bench-")
+        database = f"sqlite+aiosqlite:///{folder}/bench.db"
+        adapter = SQLAlchemyAdapter(database)
+        await adapter.create_all()
+    try:
+        cookie = await sessions.stored_session(adapter)
+    finally:
+        await adapter.close()
+    return database, cookie
+
+
+def _times(options: Options) -> tuple[float, int]:
+    return options.duration, options.runs
+
+
+def overhead(measure: Measure, baseline: Measure) -> float:
+    return measure.us_per_request - baseline.us_per_request
+
+
+def sign_in_rows(options: Options) -> Iterator[Row]:
+    for stack in (QUART, STARLETTE, AUTHJS):
+        with running(auth_spec(stack)) as url:
+            measure = round_trips(url, options.duration, options.runs)
+        yield Row("sign-in round trip", stack, "csrf → callback → session", measure)
+
+
+def scale_rows(options: Options) -> Iterator[Row]:
+    """The PostgreSQL session check with 1,000 and 100,000 stored sessions."""
+    counts = (1_000, 10_000) if options.smoke else (1_000, 100_000)
+    for count in counts:
+        cookie = asyncio.run(_many_sessions(count))
+        with running(auth_spec(STARLETTE, "database", sessions.PG_URL)) as url:
+            measure = wrk(url + "/auth/session", cookie, *_times(options), SIGNED_IN)
+        yield Row("scale", STARLETTE, f"session check, {count:,} sessions (PostgreSQL)", measure)
+
+
+async def _many_sessions(count: int) -> str:
+    await sessions.reset_pg()
+    adapter = sessions.pg_adapter()
+    try:
+        return await sessions.stored_session(adapter, extra_sessions=count - 1)
+    finally:
+        await adapter.close()
+
+
+def worker_rows(options: Options) -> Iterator[Row]:
+    """The JWT session check on one and on two worker processes."""
+    for workers in (1, 2):
+        spec = auth_spec(STARLETTE)
+        spec = ServerSpec(spec.kind, spec.target, spec.env, workers=workers)
+        with running(spec) as url:
+            cookie = sessions.sign_in(url)
+            measure = wrk(url + "/auth/session", cookie, *_times(options), SIGNED_IN)
+        yield Row("workers", STARLETTE, f"session check (JWT), {workers} worker(s)", measure)
+
+
+def micro_rows(calls: int) -> dict[str, dict[str, float]]:
+    return {
+        "authui (Python, joserfc)": micro.python(calls),
+        "@auth/core/jwt (node)": micro.node(calls),
+    }
+
+
+# --- report -----------------------------------------------------------------------------------
+
+
+def ratio_rows(rows: list[Row]) -> list[tuple[str, str, float, float | None, float | None]]:
+    """(endpoint, stack, authui rps ÷ Auth.js rps, authui overhead µs, Auth.js overhead µs)."""
+    authjs = {
+        (r.table, r.endpoint.replace("PostgreSQL", "PG")): r for r in rows if r.stack == AUTHJS
+    }
+    found = []
+    for row in rows:
+        peer = authjs.get((row.table, row.endpoint.replace("PostgreSQL", "PG")))
+        if row.stack == AUTHJS or peer is None:
+            continue
+        found.append(
+            (
+                row.endpoint,
+                row.stack,
+                row.measure.rps / peer.measure.rps,
+                row.overhead_us,
+                peer.overhead_us,
+            )
+        )
+    return found
+
+
+def _fmt(value: float | None, digits: int = 0) -> str:
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+def markdown(results: dict[str, Any]) -> str:
+    """The results as Markdown tables."""
+    lines = [
+        "| table | stack | endpoint | req/s | p50 ms | p99 ms | overhead µs |",
+        "|---|---|---|---:|---:|---:|---:|",
+    ]
+    for stack, m in results["baselines"].items():
+        lines.append(
+            f"| baseline | {stack} | bare hello | {_fmt(m['rps'])} | "
+            f"{m['p50_ms']:.2f} | {m['p99_ms']:.2f} | - |"
+        )
+    for row in results["rows"]:
+        m = row["measure"]
+        lines.append(
+            f"| {row['table']} | {row['stack']} | {row['endpoint']} | {_fmt(m['rps'])} | "
+            f"{m['p50_ms']:.2f} | {m['p99_ms']:.2f} | {_fmt(row['overhead_us'])} |"
+        )
+    lines += [
+        "",
+        "| endpoint | authui stack | authui / Auth.js (req/s) | authui overhead µs"
+        " | Auth.js overhead µs | overhead ratio |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    for endpoint, stack, ratio, ours, theirs in results["ratios"]:
+        share = "-" if ours is None or not theirs else f"{ours / theirs:.2f}"
+        lines.append(
+            f"| {endpoint} | {stack} | {ratio:.2f} | {_fmt(ours)} | {_fmt(theirs)} | {share} |"
+        )
+    lines += ["", "| JWE | encode µs | decode µs |", "|---|---:|---:|"]
+    for name, m in results["micro"].items():
+        lines.append(f"| {name} | {m['encode_us']:.1f} | {m['decode_us']:.1f} |")
+    return "\n".join(lines)
+
+
+def machine() -> dict[str, str]:
+    def first_line(command: list[str]) -> str:
+        try:
+            return subprocess.run(
+                command, capture_output=True, text=True, check=True
+            ).stdout.splitlines()[0]
+        except (OSError, subprocess.CalledProcessError, IndexError):
+            return "unknown"
+
+    cpu = "unknown"
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        lines = cpuinfo.read_text().splitlines()
+        names = [line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")]
+        cpu = f"{len(names)} x {names[0]}" if names else cpu
+    return {
+        "cpu": cpu,
+        "python": platform.python_version(),
+        "node": first_line(["node", "--version"]),
+        "wrk": first_line(["wrk", "--version"]),
+        "os": platform.platform(),
+    }
+
+
+SECTIONS: dict[str, Callable[[Options, dict[str, Measure]], Iterator[Row]]] = {
+    "jwt": jwt_rows,
+    "database": database_rows,
+    "sign-in": lambda options, base: sign_in_rows(options),
+    "scale": lambda options, base: scale_rows(options),
+    "workers": lambda options, base: worker_rows(options),
+}
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(prog="bench", description=__doc__)
+    parser.add_argument("--duration", type=float, default=5.0, help="seconds per wrk run")
+    parser.add_argument("--runs", type=int, default=3, help="runs per figure (the median is kept)")
+    parser.add_argument("--only", nargs="*", choices=sorted(SECTIONS), help="some sections only")
+    parser.add_argument(
+        "--smoke", action="store_true", help="a one-second check that the harness works"
+    )
+    parser.add_argument("--out", type=Path, help="write the results as JSON here")
+    args = parser.parse_args(argv)
+    options = Options(args.duration, args.runs, args.smoke)
+    if args.smoke:
+        options = Options(1.0, 1, True)
+    base = baselines(options)
+    rows: list[Row] = []
+    for name in args.only or SECTIONS:
+        for row in SECTIONS[name](options, base):
+            print(
+                f"{row.table:20} {row.stack:30} {row.endpoint:45} {row.measure.rps:>10,.0f} req/s",
+                flush=True,
+            )
+            rows.append(row)
+    results = {
+        "machine": machine(),
+        "settings": {"duration_s": options.duration, "runs": options.runs, "wrk_connections": 32},
+        "baselines": {k: asdict(v) for k, v in base.items()},
+        "rows": [asdict(r) for r in rows],
+        "ratios": ratio_rows(rows),
+        "micro": micro_rows(200 if args.smoke else 5000),
+    }
+    print()
+    print(markdown(results))
+    if args.out:
+        args.out.write_text(json.dumps(results, indent=2))
+    return results
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+"""Sessions to benchmark with: signed in over HTTP (JWT), or stored in the database."""
+
+from __future__ import annotations
+
+import datetime as dt
+import http.cookiejar
+import json
+import secrets
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any
+
+from authui.adapters import AdapterSession, AdapterUser
+
+PG_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+PG_SCHEMA = "authui_bench"
+REDIS_URL = "redis://127.0.0.1:6379/15"
+USER = AdapterUser(id="1", email="bench@example.com", name="Bench User")
+
+
+def sign_in(url: str) -> str:
+    """Sign in as bench/bench at ``url`` (csrf, then the credentials callback); the
+    ``Cookie`` header of the signed-in browser."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), _NoRedirect())
+    with opener.open(f"{url}/auth/csrf") as answer:
+        csrf = json.load(answer)["csrfToken"]
+    body = urllib.parse.urlencode({"csrfToken": csrf, "username": "bench", "password": "bench"})
+    try:
+        opener.open(f"{url}/auth/callback/credentials", data=body.encode())
+    except urllib.error.HTTPError as redirect:
+        if redirect.code != 302:
+            raise
+    names = [c.name for c in jar]
+    if not any("session-token" in n for n in names):
+        raise RuntimeError(f"signing in at {url} set no session cookie: {names}")
+    return "; ".join(f"{c.name}={c.value}" for c in jar if "session-token" in c.name)
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def pg_adapter() -> Any:
+    from authui.adapters.sqlalchemy import SQLAlchemyAdapter
+
+    options = {"connect_args": {"server_settings": {"search_path": PG_SCHEMA}}}
+    return SQLAlchemyAdapter(PG_URL, engine_options=options)
+
+
+async def reset_pg() -> None:
+    """A fresh ``authui_bench`` schema with authui's (Auth.js's) tables."""
+    import sqlalchemy
+
+    adapter = pg_adapter()
+    async with adapter.engine.begin() as conn:
+        await conn.execute(sqlalchemy.text(f"DROP SCHEMA IF EXISTS {PG_SCHEMA} CASCADE"))
+        await conn.execute(sqlalchemy.text(f"CREATE SCHEMA {PG_SCHEMA}"))
+    await adapter.create_all()
+    await adapter.close()
+
+
+async def stored_session(adapter: Any, extra_sessions: int = 0) -> str:
+    """Store the bench user and a session (plus ``extra_sessions`` others, in bulk, on
+    SQL); the ``Cookie`` header carrying it."""
+    if await adapter.get_user(USER.id) is None:
+        await adapter.create_user(USER)
+    expires = dt.datetime.now(dt.UTC) + dt.timedelta(days=30)
+    token = secrets.token_hex(32)
+    session = AdapterSession(session_token=token, user_id=USER.id, expires=expires)
+    await adapter.create_session(session)
+    if extra_sessions:
+        await _bulk_sessions(adapter, extra_sessions, expires)
+    return f"authjs.session-token={token}"
+
+
+async def _bulk_sessions(adapter: Any, count: int, expires: dt.datetime) -> None:
+    tables = adapter.tables
+    rows = [
+        {"session_token": secrets.token_hex(32), "user_id": USER.id, "expires": expires}
+        for _ in range(count)
+    ]
+    async with adapter.engine.begin() as conn:
+        for start in range(0, count, 10_000):
+            await conn.execute(tables.sessions.insert(), rows[start : start + 10_000])
