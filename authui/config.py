@@ -58,8 +58,9 @@ class SessionOptions:
             the session in the adapter). Defaults to ``"database"`` with an adapter,
             ``"jwt"`` without.
         max_age: Seconds of inactivity after which a session expires (30 days).
-        update_age: Database sessions: extend the expiry at most this often, in seconds
-            (1 day); 0 extends on every access. JWT sessions are re-issued on every check.
+        update_age: Extend the session's expiry at most this often, in seconds (1 day); 0
+            extends it on every check. Database sessions update their row, JWT sessions
+            re-issue their cookie (also whenever the ``jwt`` callback changed the token).
         generate_session_token: Makes database session tokens (default: a random UUID).
     """
 

@@ -18,16 +18,19 @@ from authui.checks import callback_url_errors, host_errors
 from authui.config import AuthConfig
 from authui.context import Context
 from authui.cookies import Cookie
-from authui.csrf import create_csrf_state
+from authui.csrf import CsrfState, create_csrf_state
 from authui.errors import AuthError, CodedSignInError, ErrorPageLoop, UnknownAction
-from authui.http import BadRequestBody, InternalResponse, Request, Response
+from authui.http import BadRequestBody, InternalResponse, JSONValue, Request, Response
 from authui.options import Options, resolve
 from authui.pages.assets import CACHE_FOREVER, STATIC_PREFIX
+from authui.sessions import strategy_for
 from authui.urls import ACTIONS_WITH_PROVIDER, is_auth_action, origin_of, safe_url
 
 RETURN_REDIRECT = "x-auth-return-redirect"
 JSON_HEADER = ("Content-Type", "application/json")
 PAGE_ACTIONS = frozenset({"signin", "signout", "error", "verify-request", "new-user", "passkeys"})
+NO_CSRF = CsrfState(token="", verified=False, cookie_value=None)
+"""The CSRF state of a session read on the app's behalf: nothing to check or issue."""
 CONFIG_ERROR_MESSAGE = (
     "There was a problem with the server configuration. Check the server logs for more information."
 )
@@ -57,6 +60,41 @@ async def Auth(request: Request, config: AuthConfig) -> Response | InternalRespo
     if internal.redirect is not None and not return_redirect and htmx.is_htmx(request):
         internal = htmx.redirect(internal)
     return to_response(internal, return_redirect=return_redirect)
+
+
+async def session_of(request: Request, config: AuthConfig) -> tuple[JSONValue, list[Cookie]]:
+    """The session of ``request``, as ``GET <base>/session`` would answer it, and the
+    session cookies to send back; for integrations reading the session on the app's behalf.
+
+    Only the session check runs: no CSRF token, no callback URL, nothing serialised. A
+    broken configuration or an unusable request URL reads as no session (the first is
+    logged, as the routes log it).
+    """
+    options = resolve(config)
+    try:
+        url = _effective_url(request.url, options)
+    except ValueError:
+        return None, []
+    problems = host_errors(config)
+    if options.static_error is not None:
+        problems.append(options.static_error)
+    if problems:
+        options.logger.error(problems[0])
+        return None, []
+    origin = origin_of(url)
+    ctx = Context(
+        request=request,
+        options=options,
+        action="session",
+        provider_id=None,
+        url=url,
+        origin=origin,
+        body={},
+        cookies=options.cookies(url),
+        csrf=NO_CSRF,
+        callback_url=origin,
+    )
+    return await strategy_for(options).read(ctx)
 
 
 def _json(status: int, data: object) -> InternalResponse:

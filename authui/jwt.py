@@ -73,6 +73,12 @@ def derive_key(secret: str, salt: str, enc: str = ENC) -> bytes:
 
 
 @lru_cache(maxsize=256)
+def _key(secret: str, salt: str, enc: str) -> jwk.OctKey:
+    """The derived key as a JWK, made once per secret, salt and encryption."""
+    return jwk.OctKey.import_key(derive_key(secret, salt, enc))
+
+
+@lru_cache(maxsize=256)
 def key_id(secret: str, salt: str, enc: str = ENC) -> str:
     """The ``kid`` of the key for ``enc``: its RFC 7638 thumbprint, hashed with SHA-512 for
     the 64-byte ``A256CBC-HS512`` key and SHA-256 for the 32-byte ``A256GCM`` key."""
@@ -80,6 +86,26 @@ def key_id(secret: str, salt: str, enc: str = ENC) -> str:
     k = base64.urlsafe_b64encode(key).rstrip(b"=").decode()
     digest: Literal["sha256", "sha512"] = "sha512" if len(key) == 64 else "sha256"
     return jwk.thumbprint({"k": k, "kty": "oct"}, digest)
+
+
+def uses_newest_secret(token: str, secret: Secret, salt: str) -> bool:
+    """Whether ``token`` (one ``decode`` accepted) was made with the newest secret: after a
+    rotation, older tokens are re-issued with it."""
+    return _made_with(token.split(".", 1)[0], _secrets(secret)[0], salt)
+
+
+@lru_cache(maxsize=256)
+def _made_with(header_segment: str, secret: str, salt: str) -> bool:
+    """Whether a JWE header names the key of ``secret`` (tokens made with one key share
+    their header, so this is worked out once per key)."""
+    try:
+        header = json.loads(base64.urlsafe_b64decode(header_segment + "=="))
+    except ValueError:
+        return False
+    enc = header.get("enc") if isinstance(header, dict) else None
+    if enc not in _KEY_LENGTHS:
+        return False
+    return bool(header.get("kid") == key_id(secret, salt, enc))
 
 
 class _StrictJSONDecoder(json.JSONDecoder):
@@ -114,8 +140,9 @@ def encode(
     now = int(time.time())
     claims = {**token, "iat": now, "exp": now + max_age, "jti": str(uuid.uuid4())}
     header = {"alg": ALG, "enc": ENC, "kid": key_id(first, salt)}
-    key = jwk.OctKey.import_key(derive_key(first, salt))
-    return jose_jwt.encode(header, claims, key, registry=_REGISTRY, default_type=None)
+    return jose_jwt.encode(
+        header, claims, _key(first, salt, ENC), registry=_REGISTRY, default_type=None
+    )
 
 
 def decode(*, token: str | None, secret: Secret, salt: str) -> JWT | None:
@@ -143,7 +170,7 @@ def decode(*, token: str | None, secret: Secret, salt: str) -> JWT | None:
             chosen = next((k for k in keys if key_id(k, salt, enc) == kid), "")
             if not chosen:
                 raise JWTDecodeError("no matching decryption secret")
-        return jwk.OctKey.import_key(derive_key(chosen, salt, enc))
+        return _key(chosen, salt, enc)
 
     try:
         decoded = jose_jwt.decode(

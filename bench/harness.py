@@ -200,24 +200,16 @@ def micro_rows(calls: int) -> dict[str, dict[str, float]]:
 
 
 def ratio_rows(rows: list[Row]) -> list[tuple[str, str, float, float | None, float | None]]:
-    """(endpoint, stack, authui rps ÷ Auth.js rps, authui overhead µs, Auth.js overhead µs)."""
-    authjs = {
-        (r.table, r.endpoint.replace("PostgreSQL", "PG")): r for r in rows if r.stack == AUTHJS
-    }
+    """(endpoint, stack, authui rps / Auth.js rps, authui overhead µs, Auth.js overhead µs)
+    for every endpoint Auth.js was measured on too."""
+    authjs = {(r.table, r.endpoint): r for r in rows if r.stack == AUTHJS}
     found = []
     for row in rows:
-        peer = authjs.get((row.table, row.endpoint.replace("PostgreSQL", "PG")))
+        peer = authjs.get((row.table, row.endpoint))
         if row.stack == AUTHJS or peer is None:
             continue
-        found.append(
-            (
-                row.endpoint,
-                row.stack,
-                row.measure.rps / peer.measure.rps,
-                row.overhead_us,
-                peer.overhead_us,
-            )
-        )
+        ratio = row.measure.rps / peer.measure.rps
+        found.append((row.endpoint, row.stack, ratio, row.overhead_us, peer.overhead_us))
     return found
 
 
@@ -262,10 +254,9 @@ def markdown(results: dict[str, Any]) -> str:
 def machine() -> dict[str, str]:
     def first_line(command: list[str]) -> str:
         try:
-            return subprocess.run(
-                command, capture_output=True, text=True, check=True
-            ).stdout.splitlines()[0]
-        except (OSError, subprocess.CalledProcessError, IndexError):
+            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            return (done.stdout + done.stderr).splitlines()[0]
+        except (OSError, IndexError):
             return "unknown"
 
     cpu = "unknown"
@@ -278,7 +269,7 @@ def machine() -> dict[str, str]:
         "cpu": cpu,
         "python": platform.python_version(),
         "node": first_line(["node", "--version"]),
-        "wrk": first_line(["wrk", "--version"]),
+        "wrk": first_line(["wrk", "-v"]),
         "os": platform.platform(),
     }
 

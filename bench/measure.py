@@ -42,7 +42,15 @@ def _latency(text: str, percentile: str) -> float:
 def wrk_once(url: str, cookie: str | None, duration: float) -> Measure:
     """One wrk run against ``url``; fails when any response was not 2xx."""
     seconds = max(1, round(duration))  # wrk takes whole seconds
-    command = ["wrk", "-t1", f"-c{WRK_CONNECTIONS}", f"-d{seconds}s", "--latency"]
+    command = [
+        "wrk",
+        "-t1",
+        f"-c{WRK_CONNECTIONS}",
+        f"-d{seconds}s",
+        "--timeout",
+        "10s",
+        "--latency",
+    ]
     if cookie:
         command += ["-H", f"Cookie: {cookie}"]
     text = subprocess.run([*command, url], check=True, capture_output=True, text=True).stdout

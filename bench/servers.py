@@ -43,7 +43,8 @@ def _command(spec: ServerSpec, port: int) -> list[str]:
         return ["node", str(AUTHJS / spec.target)]
     if spec.kind == "hypercorn":
         command = [sys.executable, "-m", "hypercorn", "--bind", f"127.0.0.1:{port}"]
-        return [*command, "--workers", str(spec.workers), "--log-level", "warning", spec.target]
+        command += ["--worker-class", "uvloop", "--workers", str(spec.workers)]
+        return [*command, "--log-level", "warning", spec.target]
     command = [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port)]
     command += ["--workers", str(spec.workers), "--log-level", "warning", "--no-access-log"]
     return [*command, spec.target]

@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from authui import Auth, AuthConfig, Pages, Request, skip_csrf_check
+from authui import Auth, AuthConfig, Pages, Request, SessionOptions, skip_csrf_check
 from authui.testing import AuthClient
 from tests.conftest import make_config
 
@@ -101,7 +101,8 @@ async def test_session_without_cookie_is_null(client: AuthClient) -> None:
     assert headers_of(response) == {"content-type": "application/json", **NO_CACHE}
 
 
-async def test_session_after_sign_in_has_shape_and_rolls(client: AuthClient) -> None:
+async def test_session_after_sign_in_has_shape_and_rolls() -> None:
+    client = AuthClient(make_config(session=SessionOptions(update_age=0)))
     await signed_in(client)
     before = datetime.now(UTC)
     response = await client.get("session")

@@ -10,7 +10,7 @@ import pytest
 from quart import Quart, Response, render_template_string, request
 from quart.typing import TestClientProtocol as Client
 
-from authui import AuthConfig, Callbacks, CredentialsSignin, Pages, Theme
+from authui import AuthConfig, Callbacks, CredentialsSignin, Pages, SessionOptions, Theme
 from authui.errors import MissingSecret
 from authui.quart import AuthUI
 from tests.conftest import CREDENTIALS, make_config
@@ -254,8 +254,13 @@ async def test_state_lives_in_app_extensions(tmp_path: Path) -> None:
 
 
 async def test_internal_calls_log_no_warnings_and_set_only_session_cookies(
-    app: Quart, caplog: pytest.LogCaptureFixture
+    app: Quart, caplog: pytest.LogCaptureFixture, tmp_path: Path
 ) -> None:
+    client = app.test_client()
+    await sign_in(client)
+    response = await client.get("/private")
+    assert response.headers.getlist("Set-Cookie") == []  # a fresh session is not re-issued
+    app, _ = build_app(tmp_path, make_config(session=SessionOptions(update_age=0)))
     client = app.test_client()
     await sign_in(client)
     response = await client.get("/private")

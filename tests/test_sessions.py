@@ -96,12 +96,60 @@ async def test_jwt_callback_returning_none_ends_the_session() -> None:
     )
 
 
-async def test_session_is_reissued_with_a_new_jti() -> None:
+def session_cookies_of(response: Any) -> list[str]:
+    return [c for c in response.header_all("set-cookie") if c.startswith("authjs.session-token")]
+
+
+async def test_a_fresh_session_is_not_reissued_on_every_check() -> None:
     client = AuthClient(make_config())
+    await sign_in(client)
+    token = session_token(client)
+    response = await client.get("session")
+    assert session_cookies_of(response) == []  # no encryption, no Set-Cookie
+    assert session_token(client)["jti"] == token["jti"]
+    expires = response.data()["expires"]
+    assert expires == jwt_expiry(token["exp"])  # the cookie's real expiry
+
+
+def jwt_expiry(exp: int) -> str:
+    from datetime import UTC, datetime
+
+    from authui.dates import to_iso
+
+    return to_iso(datetime.fromtimestamp(exp, UTC))
+
+
+async def test_a_session_older_than_update_age_is_reissued(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    client = AuthClient(make_config(session=SessionOptions(update_age=3600)))
+    await sign_in(client)
+    first = session_token(client)
+    later = first["iat"] + 3600
+    monkeypatch.setattr("authui.sessions.jwt.time.time", lambda: float(later))
+    response = await client.get("session")
+    assert len(session_cookies_of(response)) == 1
+    assert session_token(client)["jti"] != first["jti"]
+
+
+async def test_update_age_zero_reissues_on_every_check() -> None:
+    client = AuthClient(make_config(session=SessionOptions(update_age=0)))
     await sign_in(client)
     first = session_token(client)["jti"]
     await client.get("session")
     assert session_token(client)["jti"] != first
+
+
+async def test_a_token_the_jwt_callback_changed_is_reissued() -> None:
+    def count_checks(token: dict[str, Any]) -> dict[str, Any]:
+        return {**token, "checks": token.get("checks", 0) + 1}
+
+    client = AuthClient(make_config(callbacks=Callbacks(jwt=count_checks)))
+    await sign_in(client)
+    for expected in (2, 3):
+        response = await client.get("session")
+        assert len(session_cookies_of(response)) == 1
+        assert session_token(client)["checks"] == expected
 
 
 async def test_forged_session_cookie_is_cleared_and_logged(

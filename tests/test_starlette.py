@@ -20,7 +20,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket
 
-from authui import AuthConfig, Callbacks, CredentialsSignin, Pages
+from authui import AuthConfig, Callbacks, CredentialsSignin, Pages, SessionOptions
 from authui.errors import MissingSecret
 from authui.jwt import encode
 from authui.options import resolve
@@ -332,24 +332,39 @@ async def test_the_authorized_callback_decides(tmp_path: Path) -> None:
     assert seen == ["/private", "/private/teapot"]  # only for protected paths
 
 
+async def rolling_client(tmp_path: Path) -> httpx.AsyncClient:
+    """A client of the site with a session re-issued on every check (``update_age=0``)."""
+    config = make_config(session=SessionOptions(update_age=0))
+    return client_for(build_app(config, tmp_path, protect=("/private",)))
+
+
 async def test_the_session_is_request_state_and_a_rolling_session_is_refreshed(
-    client: httpx.AsyncClient,
+    tmp_path: Path,
 ) -> None:
-    await sign_in_as_ada(client)
-    before = client.cookies["authjs.session-token"]
-    response = await client.get("/private")
-    assert response.text == "secret for Ada Lovelace"
-    refreshed = [c for c in response.headers.get_list("set-cookie") if "session-token" in c]
-    assert len(refreshed) == 1
-    assert "HttpOnly" in refreshed[0]
-    assert client.cookies["authjs.session-token"] != before
+    async with await rolling_client(tmp_path) as client:
+        await sign_in_as_ada(client)
+        before = client.cookies["authjs.session-token"]
+        response = await client.get("/private")
+        assert response.text == "secret for Ada Lovelace"
+        refreshed = [c for c in response.headers.get_list("set-cookie") if "session-token" in c]
+        assert len(refreshed) == 1
+        assert "HttpOnly" in refreshed[0]
+        assert client.cookies["authjs.session-token"] != before
 
 
-async def test_auth_routes_pass_through_untouched(client: httpx.AsyncClient) -> None:
-    await sign_in_as_ada(client)
-    response = await client.get("/auth/session")
+async def test_auth_routes_pass_through_untouched(tmp_path: Path) -> None:
+    async with await rolling_client(tmp_path) as client:
+        await sign_in_as_ada(client)
+        response = await client.get("/auth/session")
     session_cookies = [c for c in response.headers.get_list("set-cookie") if "session" in c]
     assert len(session_cookies) == 1  # the core's own, not a second one from the middleware
+
+
+async def test_a_fresh_session_costs_no_cookie(client: httpx.AsyncClient) -> None:
+    await sign_in_as_ada(client)
+    response = await client.get("/private")
+    assert response.text == "secret for Ada Lovelace"
+    assert "set-cookie" not in response.headers
 
 
 async def test_websockets_get_the_session_and_protected_ones_need_it(

@@ -32,7 +32,16 @@ from urllib.parse import quote, urlencode
 
 import pytest
 
-from authui import Auth, AuthConfig, Credentials, Request, Response, jwt, set_env_defaults
+from authui import (
+    Auth,
+    AuthConfig,
+    Credentials,
+    Request,
+    Response,
+    SessionOptions,
+    jwt,
+    set_env_defaults,
+)
 from tests.peers import authjs_node
 from tests.peers.authjs_node import AuthJS
 
@@ -71,7 +80,10 @@ async def authorize(credentials: dict[str, Any], request: Any) -> dict[str, Any]
 
 
 def make_config() -> AuthConfig:
-    """authui's side of the configuration ``core.mjs`` gives Auth.js."""
+    """authui's side of the configuration ``core.mjs`` gives Auth.js.
+
+    ``update_age=0``: the JWT session is re-issued on every check, as Auth.js does; authui's
+    default re-issues it once a day (tests/test_sessions.py), a documented difference."""
     provider = Credentials(
         credentials={
             "username": {"label": "Username", "autocomplete": "username"},
@@ -80,7 +92,8 @@ def make_config() -> AuthConfig:
         authorize=authorize,
     )
     env = {"AUTH_SECRET": SECRET, "AUTH_TRUST_HOST": "true"}
-    return set_env_defaults(env, AuthConfig(providers=[provider]))
+    config = AuthConfig(providers=[provider], session=SessionOptions(update_age=0))
+    return set_env_defaults(env, config)
 
 
 def session_name(site: str) -> str:

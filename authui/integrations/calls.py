@@ -15,7 +15,7 @@ from urllib.parse import quote, urlencode
 
 from authui.config import AuthConfig
 from authui.cookies import Cookie
-from authui.core import Auth, to_response
+from authui.core import Auth, session_of, to_response
 from authui.errors import AuthError
 from authui.http import InternalResponse
 from authui.http import Request as CoreRequest
@@ -90,16 +90,18 @@ class Caller:
         ``Authorization: Bearer <token>`` header (the JWT, or with database sessions the
         session token), as another service sends it. A bearer request gets no cookies.
         """
-        request = CoreRequest.build("GET", self.url, headers=self.headers)
+        request = CoreRequest.build("GET", self.url, headers=self.headers, client=self.client)
         name = resolve(self.config).cookies(self.url).session_token.name
         has_cookie = any(k == name or k.startswith(name + ".") for k in request.cookies)
         bearer = None if has_cookie else request.bearer_token
-        cookie = None if bearer is None else f"{name}={quote(bearer, safe='')}"
-        try:
-            answer = await self.call(self._path("session"), cookie=cookie)
-        except ValueError:  # a Host header no browser sends: no session to read
-            return None, []
-        return _session_of(answer), [] if bearer is not None else self.session_cookies(answer)
+        if bearer is not None:
+            cookie = ("Cookie", f"{name}={quote(bearer, safe='')}")
+            headers = [(k, v) for k, v in self.headers if k.lower() != "cookie"]
+            request = CoreRequest.build("GET", self.url, headers=[*headers, cookie])
+        session, cookies = await session_of(request, self.integration.internal_config(self.config))
+        if not isinstance(session, dict) or not session:
+            session = None
+        return session, [] if bearer is not None else cookies
 
     def _callback_url(self, redirect_to: str | None) -> str:
         referer = next((v for k, v in self.headers if k.lower() == "referer"), None)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+import copy
+import time
+from datetime import UTC, datetime
 from typing import Any
 
 from authui import jwt
-from authui.callbacks import emit, invoke
+from authui.callbacks import default_jwt, emit, invoke
 from authui.context import Context
 from authui.cookies import CHUNK_SIZE, Cookie, SessionChunks
 from authui.dates import in_seconds, to_iso
@@ -65,6 +67,24 @@ def session_user(token: JWT) -> dict[str, Any]:
     return {key: token[claim] for key, claim in pairs if claim in token}
 
 
+def _current(ctx: Context, value: str) -> bool:
+    """Whether the cookie's token is in the current form: made by authui's own encoder with
+    the newest secret (a custom encoder's tokens are always re-issued)."""
+    options = ctx.options
+    if options.config.jwt.encode or options.config.jwt.decode:
+        return False
+    return jwt.uses_newest_secret(value, list(options.keys), ctx.cookies.session_token.name)
+
+
+def _due(token: JWT, update_age: int) -> bool:
+    """Whether a token is old enough to re-issue: issued ``update_age`` seconds ago or more
+    (or of unknown age: no numeric ``iat`` and ``exp``)."""
+    issued_at, expiry = token.get("iat"), token.get("exp")
+    if not isinstance(issued_at, int | float) or not isinstance(expiry, int | float):
+        return True
+    return time.time() - issued_at >= update_age
+
+
 class JWTSessions:
     """The ``jwt`` strategy: nothing is stored server-side."""
 
@@ -78,9 +98,12 @@ class JWTSessions:
     ) -> tuple[Any, list[Cookie]]:
         """Check the session: ``(session JSON or None, cookies to set)``.
 
-        A valid token is re-issued with a new expiry (a rolling session); a broken one is
-        logged as ``JWTSessionError`` and its cookies are cleared. ``claims`` are set on
-        the token before the ``jwt`` callback runs: only for values the server validated.
+        A valid token is re-issued with a new expiry (a rolling session) when it is older
+        than ``session.update_age``, or when this check changed it (the ``jwt`` callback,
+        an update, ``claims``); otherwise the cookie stays as it is, which saves an
+        encryption and a ``Set-Cookie`` per check. A broken token is logged as
+        ``JWTSessionError`` and its cookies are cleared. ``claims`` are set on the token
+        before the ``jwt`` callback runs: only for values the server validated.
         """
         options = ctx.options
         chunks = ctx.session_chunks()
@@ -91,12 +114,26 @@ class JWTSessions:
             payload = await decode_token(ctx, value)
             if payload is None:
                 raise JWTSessionError("The session token decoded to nothing")
+            # A callback may change the token in place: compare with a copy (the default
+            # callback changes nothing, and saves the copy).
+            custom = options.jwt_callback is not default_jwt
+            issued = copy.deepcopy(payload) if custom else dict(payload)
             payload.update(claims or {})
             extra: dict[str, Any] = {"trigger": "update"} if is_update else {}
             token = await invoke(options.jwt_callback, token=payload, session=new_session, **extra)
             if token is None:
                 return None, chunks.clear()
-            expires = in_seconds(options.config.session.max_age)
+            reissue = (
+                is_update
+                or bool(claims)
+                or (custom and token != issued)
+                or _due(issued, options.config.session.update_age)
+                or not _current(ctx, value)
+            )
+            if reissue:
+                expires = in_seconds(options.config.session.max_age)
+            else:
+                expires = datetime.fromtimestamp(issued["exp"], UTC)
             session = await invoke(
                 options.session_callback,
                 session={"user": session_user(token), "expires": to_iso(expires)},
@@ -104,7 +141,9 @@ class JWTSessions:
                 new_session=new_session,
                 **extra,
             )
-            cookies = write_token(ctx, chunks, await encode_token(ctx, token), expires)
+            cookies = []
+            if reissue:
+                cookies = write_token(ctx, chunks, await encode_token(ctx, token), expires)
             await emit(options.config.events.session, options.logger, session=session, token=token)
             return session, cookies
         except Exception as exc:

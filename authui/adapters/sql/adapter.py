@@ -12,8 +12,9 @@ from datetime import datetime
 from types import TracebackType
 from typing import Any, Self
 
-from sqlalchemy import Row, Table, delete, insert, select, update
+from sqlalchemy import Row, Table, delete, event, insert, select, update
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import SingletonThreadPool, StaticPool
 from sqlalchemy.sql.expression import ColumnElement
@@ -52,6 +53,16 @@ DEFAULT_POOL_OPTIONS: Mapping[str, Any] = {
     "pool_recycle": 1800,
     "pool_pre_ping": True,
 }
+
+
+def _skip_closed(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+    """Pool checkout on asyncpg: a connection the server closed while it sat in the pool
+    (a restart, an idle timeout) is already marked closed by the driver, so the pool is
+    told to take another, without the round trip a pre-ping costs on every checkout."""
+    driver = getattr(dbapi_connection, "driver_connection", None)
+    is_closed = getattr(driver, "is_closed", None)
+    if callable(is_closed) and is_closed():
+        raise DisconnectionError("the server closed this pooled connection")
 
 
 class SQLAlchemyAdapter:
@@ -101,9 +112,15 @@ class SQLAlchemyAdapter:
         else:
             url = make_url(database)
             options = {} if url.get_backend_name() == "sqlite" else dict(DEFAULT_POOL_OPTIONS)
+            asyncpg = url.get_driver_name() == "asyncpg"
+            if asyncpg:  # a dead connection is known without a ping: see _skip_closed
+                options["pool_pre_ping"] = False
             options.update(engine_options or {})
             self.engine = create_async_engine(url, **options)
+            if asyncpg and not options["pool_pre_ping"]:
+                event.listen(self.engine.sync_engine, "checkout", _skip_closed)
             self._owns_engine = True
+        self._reader = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         self.naming = naming or SQLNaming()
         self.id_type: IdType = id_type
         self.tables: Tables = build_tables(self.naming, id_type)
@@ -415,7 +432,11 @@ class SQLAlchemyAdapter:
             yield await stack.enter_async_context(self.engine.begin())
 
     async def _first(self, query: Any) -> Row[Any] | None:
-        async with self._transaction() as conn:
+        """One row of a single read: no transaction around it (one round trip, not three)."""
+        async with contextlib.AsyncExitStack() as stack:
+            if self._serial is not None:
+                await stack.enter_async_context(self._serial)
+            conn = await stack.enter_async_context(self._reader.connect())
             return (await conn.execute(query)).first()
 
     async def _update_returning(
