@@ -14,7 +14,7 @@ from authui import htmx
 from authui.actions import dispatch
 from authui.actions.callback import inline_error
 from authui.callbacks import invoke
-from authui.checks import callback_url_errors, host_errors
+from authui.checks import callback_url_errors
 from authui.config import AuthConfig
 from authui.context import Context
 from authui.cookies import Cookie
@@ -75,9 +75,7 @@ async def session_of(request: Request, config: AuthConfig) -> tuple[JSONValue, l
         url = _effective_url(request.url, options)
     except ValueError:
         return None, []
-    problems = host_errors(config)
-    if options.static_error is not None:
-        problems.append(options.static_error)
+    problems = options.config_errors
     if problems:
         options.logger.error(problems[0])
         return None, []
@@ -123,9 +121,7 @@ async def _handle(request: Request, options: Options) -> InternalResponse:
         return _json(400, {"message": str(exc)})
 
     cookies = options.cookies(url)
-    problems = host_errors(config)
-    if options.static_error is not None:
-        problems.append(options.static_error)
+    problems = options.config_errors
     problems += callback_url_errors(request, cookies.callback_url.name)
     if problems:
         if problems[0] is not options.static_error:

@@ -38,6 +38,8 @@ class Options:
     secure_cookies: CookieTable
     plain_cookies: CookieTable
     static_check: ConfigCheck
+    host_error: AuthError | None
+    """``UntrustedHost`` when the configuration trusts no host (logged per request)."""
     fixed_origin: str | None
     jwt_callback: Callable[..., Any]
     session_callback: Callable[..., Any]
@@ -50,6 +52,11 @@ class Options:
     def static_error(self) -> AuthError | None:
         """The first request-independent configuration error."""
         return self.static_check.errors[0] if self.static_check.errors else None
+
+    @property
+    def config_errors(self) -> list[AuthError]:
+        """What stops every request: an untrusted host, then the first static error."""
+        return [e for e in (self.host_error, self.static_error) if e is not None]
 
     def cookies(self, url: str) -> CookieTable:
         """The cookie table for a request to ``url``: secure mode follows HTTPS, that of
@@ -142,6 +149,7 @@ def _build(config: AuthConfig) -> Options:
         secure_cookies=secure,
         plain_cookies=plain,
         static_check=ConfigCheck(errors, warnings),
+        host_error=next(iter(host_errors(config)), None),
         fixed_origin=fixed_origin,
         jwt_callback=callbacks.jwt or default_jwt,
         session_callback=callbacks.session or default_session,
