@@ -83,7 +83,7 @@ class Cookie:
     def serialize(self) -> str:
         """The ``Set-Cookie`` header value, attributes in the order Auth.js writes them."""
         o = self.options
-        parts = [f"{self.name}={quote(self.value, safe=_URI_COMPONENT_SAFE)}"]
+        parts = [f"{self.name}={encode_uri_component(self.value)}"]
         if o.max_age is not None:
             parts.append(f"Max-Age={o.max_age}")
         if o.domain:
@@ -103,6 +103,18 @@ class Cookie:
 
 
 _URI_COMPONENT_SAFE = "-_.!~*'()"
+_ASCII_TO_ESCAPE = re.compile(r"[^A-Za-z0-9\-_.!~*'()]")
+
+
+def encode_uri_component(value: str) -> str:
+    """Percent-encode ``value`` like JavaScript's ``encodeURIComponent``."""
+    if not value.isascii():
+        return quote(value, safe=_URI_COMPONENT_SAFE)
+    return _ASCII_TO_ESCAPE.sub(_escape_ascii, value)
+
+
+def _escape_ascii(match: re.Match[str]) -> str:
+    return f"%{ord(match.group()):02X}"
 
 
 @dataclass(frozen=True, slots=True)

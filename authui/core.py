@@ -72,14 +72,13 @@ async def session_of(request: Request, config: AuthConfig) -> tuple[JSONValue, l
     """
     options = resolve(config)
     try:
-        url = _effective_url(request.url, options)
+        url, origin = _effective_url(request.url, options)
     except ValueError:
         return None, []
     problems = options.config_errors
     if problems:
         options.logger.error(problems[0])
         return None, []
-    origin = origin_of(url)
     ctx = Context(
         request=request,
         options=options,
@@ -103,7 +102,7 @@ async def _handle(request: Request, options: Options) -> InternalResponse:
     config = options.config
     logger = options.logger
     try:
-        url = _effective_url(request.url, options)
+        url, origin = _effective_url(request.url, options)
         path = urlsplit(url).path
         if path.startswith(options.base_path + STATIC_PREFIX) and request.method == "GET":
             return _static_file(path[len(options.base_path + STATIC_PREFIX) :], options)
@@ -141,7 +140,7 @@ async def _handle(request: Request, options: Options) -> InternalResponse:
         action=action,
         provider_id=provider_id,
         url=url,
-        origin=origin_of(url),
+        origin=origin,
         body=body,
         cookies=cookies,
         csrf=csrf,
@@ -172,14 +171,21 @@ def _static_file(served_name: str, options: Options) -> InternalResponse:
     )
 
 
-def _effective_url(url: str, options: Options) -> str:
-    """The request URL, with the origin of ``AUTH_URL`` when one is configured."""
-    parts = urlsplit(url)
-    origin_of(url)  # validates scheme, host and port
+def _effective_url(url: str, options: Options) -> tuple[str, str]:
+    """The request URL, with the origin of ``AUTH_URL`` when one is configured, and that
+    URL's origin.
+
+    Raises:
+        ValueError: ``url`` is not an absolute http(s) URL with a valid host and port.
+    """
+    origin = origin_of(url)  # validates scheme, host and port
     if options.fixed_origin is None:
-        return url
+        return url, origin
+    parts = urlsplit(url)
     fixed = urlsplit(options.fixed_origin)
-    return urlunsplit((fixed.scheme, fixed.netloc, parts.path, parts.query, ""))
+    return urlunsplit(
+        (fixed.scheme, fixed.netloc, parts.path, parts.query, "")
+    ), options.fixed_origin
 
 
 def _parse_path(path: str, method: str, base_path: str) -> tuple[str, str | None]:

@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from joserfc import jwk
+from joserfc import jwe, jwk
 from joserfc import jwt as jose_jwt
 from joserfc.errors import JoseError
 from joserfc.jwe import JWERegistry
@@ -108,15 +108,12 @@ def _made_with(header_segment: str, secret: str, salt: str) -> bool:
     return bool(header.get("kid") == key_id(secret, salt, enc))
 
 
-class _StrictJSONDecoder(json.JSONDecoder):
-    """Refuses ``NaN`` and ``Infinity``, which JavaScript's ``JSON.parse`` rejects too."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(parse_constant=_reject_constant, **kwargs)
-
-
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
+
+
+_JSON = json.JSONDecoder(parse_constant=_reject_constant)
+"""Refuses ``NaN`` and ``Infinity``, which JavaScript's ``JSON.parse`` rejects too."""
 
 
 def encode(
@@ -149,14 +146,38 @@ def decode(*, token: str | None, secret: Secret, salt: str) -> JWT | None:
     """Decrypt a JWE made by ``encode`` or by Auth.js; ``None`` for an empty token.
 
     Both ``A256CBC-HS512`` and ``A256GCM`` are accepted; ``exp`` and ``nbf`` are checked
-    with a 15-second clock tolerance.
+    with a 15-second clock tolerance, on every call.
+
+    The plaintext of the last ``DECRYPTED_CACHE_SIZE`` tokens that decrypted is kept in
+    memory: a browser sends the same session cookie with every request until it is
+    re-issued (once a day by default), and decrypting it again would give the same bytes.
+    A failure is never cached, and each call returns a new dict of claims.
 
     Raises:
         JWTDecodeError: The token is malformed, matches no secret, or has expired.
     """
     if not token:
         return None
-    keys = _secrets(secret)
+    try:
+        claims = _JSON.decode(_plaintext(token, tuple(_secrets(secret)), salt))
+    except JWTDecodeError:
+        raise
+    except (ValueError, TypeError, JoseError) as exc:
+        raise JWTDecodeError("token does not decrypt") from exc
+    if not isinstance(claims, dict):
+        raise JWTDecodeError("the token's payload is not a JSON object")
+    _check_times(claims)
+    return claims
+
+
+DECRYPTED_CACHE_SIZE = 2048
+"""How many decrypted session tokens ``decode`` keeps (a few hundred bytes each)."""
+
+
+@lru_cache(maxsize=DECRYPTED_CACHE_SIZE)
+def _plaintext(token: str, keys: tuple[str, ...], salt: str) -> str:
+    """The decrypted payload of ``token``; the key is the one of ``keys`` its ``kid``
+    names (the first, for a token without ``kid``)."""
 
     def select_key(guest: jwk.GuestProtocol) -> jwk.OctKey:
         header = guest.headers()
@@ -172,17 +193,8 @@ def decode(*, token: str | None, secret: Secret, salt: str) -> JWT | None:
                 raise JWTDecodeError("no matching decryption secret")
         return _key(chosen, salt, enc)
 
-    try:
-        decoded = jose_jwt.decode(
-            token, select_key, registry=_REGISTRY, decoder_cls=_StrictJSONDecoder
-        )
-    except JWTDecodeError:
-        raise
-    except (ValueError, TypeError, JoseError) as exc:
-        raise JWTDecodeError("token does not decrypt") from exc
-    claims: JWT = dict(decoded.claims)
-    _check_times(claims)
-    return claims
+    plaintext = jwe.decrypt_compact(token, select_key, registry=_REGISTRY).plaintext
+    return (plaintext or b"").decode("utf-8")
 
 
 def _check_times(claims: JWT) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Literal, TypeGuard, get_args
 from urllib.parse import quote, urlsplit
@@ -47,11 +48,14 @@ def origin_of(url: str) -> str:
 
 
 _URL_SAFE = "!#$%&'()*+,-./:;=?@[]~_"
+_URL_AS_IT_IS = re.compile(r"[A-Za-z0-9!#$%&'()*+,\-./:;=?@\[\]~_]*")
 
 
 def safe_url(url: str) -> str:
     """``url`` with spaces, control characters and non-ASCII percent-encoded, as browsers
     serialise URLs; existing ``%XX`` escapes stay. Safe to put in a ``Location`` header."""
+    if _URL_AS_IT_IS.fullmatch(url):
+        return url
     return quote(url, safe=_URL_SAFE, errors="replace")
 
 

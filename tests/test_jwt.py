@@ -297,6 +297,35 @@ def test_expiry_boundary_is_exp_plus_15_seconds(clock: SimpleNamespace) -> None:
         jwt.decode(token=token, secret=SECRET, salt=SALT)
 
 
+def test_a_token_decoded_before_still_expires(clock: SimpleNamespace) -> None:
+    # The second decode finds the plaintext kept by the first; the times are checked anew.
+    token = jwt.encode(token=CLAIMS, secret=SECRET, salt=SALT, max_age=100)
+    assert jwt.decode(token=token, secret=SECRET, salt=SALT) is not None
+    clock.now += 100 + 15
+    with pytest.raises(JWTDecodeError, match='"exp"'):
+        jwt.decode(token=token, secret=SECRET, salt=SALT)
+
+
+def test_each_decode_returns_its_own_claims() -> None:
+    token = jwt.encode(token={**CLAIMS, "roles": ["admin"]}, secret=SECRET, salt=SALT)
+    first = jwt.decode(token=token, secret=SECRET, salt=SALT)
+    assert first is not None
+    first["roles"].append("owner")
+    first["name"] = "Mallory"
+    again = jwt.decode(token=token, secret=SECRET, salt=SALT)
+    assert again is not None
+    assert (again["name"], again["roles"]) == ("Ada", ["admin"])
+
+
+def test_a_token_decoded_before_fails_once_its_secret_is_dropped() -> None:
+    token = jwt.encode(token=CLAIMS, secret="old-secret", salt=SALT)
+    assert jwt.decode(token=token, secret=["new-secret", "old-secret"], salt=SALT) is not None
+    with pytest.raises(JWTDecodeError, match="no matching decryption secret"):
+        jwt.decode(token=token, secret=["new-secret"], salt=SALT)
+    with pytest.raises(JWTDecodeError):
+        jwt.decode(token=token, secret="old-secret", salt="another-cookie")
+
+
 def test_minted_expired_token_fails() -> None:
     token = mint({"sub": "1", "exp": int(time.time()) - 30}, kid=jwt.key_id(SECRET, SALT))
     with pytest.raises(JWTDecodeError, match='"exp"'):

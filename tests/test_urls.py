@@ -19,6 +19,7 @@ from authui.urls import (
     is_auth_action,
     is_valid_callback_url,
     origin_of,
+    safe_url,
 )
 
 BASE = "https://app.example.com"
@@ -407,3 +408,19 @@ def test_nextauth_url_is_honoured_like_auth_js() -> None:
     env = {"NEXTAUTH_URL": "https://legacy.example.com/api/auth"}
     url = create_action_url("signout", None, Headers({"host": "example.com"}), env, AuthConfig())
     assert url == "https://legacy.example.com/api/auth/signout"
+
+
+@pytest.mark.parametrize(
+    ("url", "safe"),
+    [
+        ("https://app.example.com/a/b?c=d&e=%41#f", "https://app.example.com/a/b?c=d&e=%41#f"),
+        ("https://[::1]:8443/~x;y,z'()*+$!@", "https://[::1]:8443/~x;y,z'()*+$!@"),
+        ("/a b", "/a%20b"),
+        ("/é?q=€", "/%C3%A9?q=%E2%82%AC"),
+        ("/x\r\nSet-Cookie: a=b", "/x%0D%0ASet-Cookie:%20a=b"),
+        ('/"<>^`{|}\\', "/%22%3C%3E%5E%60%7B%7C%7D%5C"),
+        ("/\ud800", "/?"),
+    ],
+)
+def test_safe_url_encodes_what_a_location_header_cannot_hold(url: str, safe: str) -> None:
+    assert safe_url(url) == safe

@@ -90,18 +90,22 @@ class Caller:
         ``Authorization: Bearer <token>`` header (the JWT, or with database sessions the
         session token), as another service sends it. A bearer request gets no cookies.
         """
+        config = self.integration.internal_config(self.config)
         request = CoreRequest.build("GET", self.url, headers=self.headers, client=self.client)
-        name = resolve(self.config).cookies(self.url).session_token.name
-        has_cookie = any(k == name or k.startswith(name + ".") for k in request.cookies)
-        bearer = None if has_cookie else request.bearer_token
-        if bearer is not None:
+        name = resolve(config).cookies(self.url).session_token.name
+        if any(k == name or k.startswith(name + ".") for k in request.cookies):
+            session, cookies = await session_of(request, config)
+        else:
+            bearer = request.bearer_token
+            if bearer is None:
+                return None, []  # nothing to check: no session cookie, no bearer token
             cookie = ("Cookie", f"{name}={quote(bearer, safe='')}")
             headers = [(k, v) for k, v in self.headers if k.lower() != "cookie"]
             request = CoreRequest.build("GET", self.url, headers=[*headers, cookie])
-        session, cookies = await session_of(request, self.integration.internal_config(self.config))
+            session, cookies = (await session_of(request, config))[0], []
         if not isinstance(session, dict) or not session:
             session = None
-        return session, [] if bearer is not None else cookies
+        return session, cookies
 
     def _callback_url(self, redirect_to: str | None) -> str:
         referer = next((v for k, v in self.headers if k.lower() == "referer"), None)

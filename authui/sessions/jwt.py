@@ -33,10 +33,11 @@ async def encode_token(ctx: Context, token: JWT) -> str:
 
 async def decode_token(ctx: Context, token: str) -> JWT | None:
     """Decode with ``config.jwt.decode`` when given, else ``authui.jwt.decode``."""
-    decoder = ctx.options.config.jwt.decode or jwt.decode
-    result = await invoke(
-        decoder, token=token, secret=list(ctx.options.keys), salt=ctx.cookies.session_token.name
-    )
+    decoder = ctx.options.config.jwt.decode
+    secret, salt = list(ctx.options.keys), ctx.cookies.session_token.name
+    if decoder is None:
+        return jwt.decode(token=token, secret=secret, salt=salt)
+    result = await invoke(decoder, token=token, secret=secret, salt=salt)
     return dict(result) if result is not None else None
 
 

@@ -26,12 +26,13 @@ async def current_config() -> AuthConfig:
 
 
 async def core_request() -> CoreRequest:
-    """The current request as an authui request."""
+    """The current request as an authui request; only a POST's body is read (the core
+    reads no other)."""
     return CoreRequest.build(
         request.method,
         request.url,
         headers=list(request.headers.items()),
-        body=await request.get_data(),
+        body=await request.get_data() if request.method == "POST" else b"",
         client=request.remote_addr,
     )
 
