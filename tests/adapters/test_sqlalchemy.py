@@ -893,7 +893,7 @@ async def test_server_pools_are_bounded(server: tuple[str, str | None]) -> None:
     async with SQLAlchemyAdapter(server[0]) as adapter:
         pool = adapter.engine.pool
         assert isinstance(pool, AsyncAdaptedQueuePool)
-        assert (pool.size(), pool._max_overflow) == (5, 10)
+        assert (pool.size(), pool._max_overflow) == (15, 0)
     async with SQLAlchemyAdapter(server[0], engine_options={"pool_size": 2}) as adapter:
         pool = adapter.engine.pool
         assert isinstance(pool, AsyncAdaptedQueuePool)

@@ -12,7 +12,7 @@ from datetime import datetime
 from types import TracebackType
 from typing import Any, Self
 
-from sqlalchemy import Row, Table, delete, event, insert, select, update
+from sqlalchemy import Row, Select, Table, bindparam, delete, event, insert, select, update
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
@@ -45,10 +45,13 @@ _RATE_LIMIT_SWEEP_SECONDS = 60.0  # how often one adapter deletes the rows of en
 _USER_FIELDS = frozenset(UserChanges.__annotations__)
 
 #: Pool settings for server databases when the adapter creates the engine: at most 15
-#: connections per process, recycled before MariaDB's or a proxy's idle timeout.
+#: connections per process, opened as needed and then kept (an overflow connection would be
+#: closed at every return and opened again, a new server process each time on PostgreSQL);
+#: a request finding all 15 busy waits up to 30 s for one. Connections are recycled before
+#: MariaDB's or a proxy's idle timeout.
 DEFAULT_POOL_OPTIONS: Mapping[str, Any] = {
-    "pool_size": 5,
-    "max_overflow": 10,
+    "pool_size": 15,
+    "max_overflow": 0,
     "pool_timeout": 30,
     "pool_recycle": 1800,
     "pool_pre_ping": True,
@@ -120,10 +123,17 @@ class SQLAlchemyAdapter:
             if asyncpg and not options["pool_pre_ping"]:
                 event.listen(self.engine.sync_engine, "checkout", _skip_closed)
             self._owns_engine = True
-        self._reader = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        # Single reads run outside a transaction: on a server database that saves the BEGIN
+        # and ROLLBACK round trips. SQLite's driver begins no transaction for a read, and
+        # switching its isolation level would cost two trips to aiosqlite's thread.
+        sqlite = self.engine.dialect.name == "sqlite"
+        self._reader = (
+            self.engine if sqlite else self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        )
         self.naming = naming or SQLNaming()
         self.id_type: IdType = id_type
         self.tables: Tables = build_tables(self.naming, id_type)
+        self._session_lookup = _session_lookup(self.tables)
         # A pool of one shared connection (SQLite in memory) can't hold two transactions.
         single = isinstance(self.engine.pool, StaticPool | SingletonThreadPool)
         self._serial: asyncio.Lock | None = asyncio.Lock() if single else None
@@ -309,13 +319,8 @@ class SQLAlchemyAdapter:
         self, session_token: str
     ) -> tuple[AdapterSession, AdapterUser] | None:
         """The session and its user in one query, or ``None``."""
+        row = await self._first(self._session_lookup, {"token": session_token})
         sessions, users = self.tables.sessions, self.tables.users
-        query = (
-            select(sessions, users)
-            .join(users, users.c.id == sessions.c.user_id)
-            .where(sessions.c.session_token == session_token)
-        )
-        row = await self._first(query)
         return (session_from(sessions, row), user_from(users, row)) if row else None
 
     async def update_session(self, session_token: str, expires: datetime) -> AdapterSession | None:
@@ -431,13 +436,13 @@ class SQLAlchemyAdapter:
                 await stack.enter_async_context(self._serial)
             yield await stack.enter_async_context(self.engine.begin())
 
-    async def _first(self, query: Any) -> Row[Any] | None:
+    async def _first(self, query: Any, params: Mapping[str, Any] | None = None) -> Row[Any] | None:
         """One row of a single read: no transaction around it (one round trip, not three)."""
         async with contextlib.AsyncExitStack() as stack:
             if self._serial is not None:
                 await stack.enter_async_context(self._serial)
             conn = await stack.enter_async_context(self._reader.connect())
-            return (await conn.execute(query)).first()
+            return (await conn.execute(query, params)).first()
 
     async def _update_returning(
         self, conn: AsyncConnection, table: Table, where: ColumnElement[bool], values: Any
@@ -472,3 +477,14 @@ class SQLAlchemyAdapter:
         if key is None:
             raise ValueError(f"user id {user_id!r} is not an integer (id_type='integer')")
         return key
+
+
+def _session_lookup(tables: Tables) -> Select[Any]:
+    """The session check's query, built once (building it costs more than running it
+    through SQLAlchemy's statement cache): a session and its user by ``:token``."""
+    sessions, users = tables.sessions, tables.users
+    return (
+        select(sessions, users)
+        .join(users, users.c.id == sessions.c.user_id)
+        .where(sessions.c.session_token == bindparam("token"))
+    )
