@@ -104,6 +104,7 @@ class Cookie:
 
 _URI_COMPONENT_SAFE = "-_.!~*'()"
 _ASCII_TO_ESCAPE = re.compile(r"[^A-Za-z0-9\-_.!~*'()]")
+_ASCII_ESCAPES = {chr(code): f"%{code:02X}" for code in range(128)}
 
 
 def encode_uri_component(value: str) -> str:
@@ -114,7 +115,7 @@ def encode_uri_component(value: str) -> str:
 
 
 def _escape_ascii(match: re.Match[str]) -> str:
-    return f"%{ord(match.group()):02X}"
+    return _ASCII_ESCAPES[match.group()]
 
 
 @dataclass(frozen=True, slots=True)

@@ -158,6 +158,8 @@ class Request:
     @cached_property
     def query(self) -> dict[str, str]:
         """The query string as a dict; for a repeated key the last value wins."""
+        if "?" not in self.url:
+            return {}
         return dict(parse_qsl(urlsplit(self.url).query, keep_blank_values=True))
 
     @cached_property

@@ -10,6 +10,7 @@ import asyncio
 import json
 import platform
 import subprocess
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -36,6 +37,9 @@ ENDPOINTS = {
     "GET /auth/csrf": ("/auth/csrf", False, "csrfToken"),
     "hello beside authui": ("/hello", True, "hello"),
 }
+NEW_TOKENS = "session check (JWT), a new token each request"
+"""The session check with a token the server has not seen: each request carries the next
+of ``sessions.ROTATING_TOKENS`` tokens, more than authui keeps decrypted."""
 
 
 @dataclass
@@ -48,6 +52,8 @@ class Row:
     measure: Measure
     overhead_us: float | None = None
     """1/throughput minus 1/throughput of the stack's bare hello, in µs."""
+    cpu_overhead_us: float | None = None
+    """Server CPU time per request minus that of the stack's bare hello, in µs."""
 
 
 @dataclass
@@ -84,19 +90,32 @@ def auth_spec(stack: str, strategy: str = "jwt", database: str | None = None) ->
 def baselines(options: Options) -> dict[str, Measure]:
     found = {}
     for stack, spec in BASELINES.items():
-        with running(spec) as url:
-            found[stack] = wrk(url + "/hello", None, options.duration, options.runs, "hello")
+        with running(spec) as server:
+            found[stack] = wrk(server, "/hello", None, options.duration, options.runs, "hello")
     return found
 
 
 def jwt_rows(options: Options, base: dict[str, Measure]) -> Iterator[Row]:
-    for stack in (QUART, STARLETTE, AUTHJS):
-        with running(auth_spec(stack)) as url:
-            cookie = sessions.sign_in(url)
-            for endpoint, (path, signed_in, expect) in ENDPOINTS.items():
-                sent = cookie if signed_in else None
-                measure = wrk(url + path, sent, options.duration, options.runs, expect)
-                yield Row("JWT sessions", stack, endpoint, measure, overhead(measure, base[stack]))
+    with tempfile.TemporaryDirectory() as folder:
+        script = sessions.rotating_tokens_script(Path(folder), SECRET)
+        for stack in (QUART, STARLETTE, AUTHJS):
+            with running(auth_spec(stack)) as server:
+                cookie = sessions.sign_in(server.url)
+                for endpoint, (path, signed_in, expect) in ENDPOINTS.items():
+                    sent = cookie if signed_in else None
+                    measure = wrk(server, path, sent, *_times(options), expect)
+                    yield _row("JWT sessions", stack, endpoint, measure, base)
+                measure = wrk(server, "/auth/session", cookie, *_times(options), SIGNED_IN, script)
+                yield _row("JWT sessions", stack, NEW_TOKENS, measure, base)
+
+
+def _row(table: str, stack: str, endpoint: str, measure: Measure, base: dict[str, Measure]) -> Row:
+    """A row with its overheads over the stack's bare hello."""
+    hello = base[stack]
+    cpu = None
+    if measure.cpu_us is not None and hello.cpu_us is not None:
+        cpu = measure.cpu_us - hello.cpu_us
+    return Row(table, stack, endpoint, measure, overhead(measure, hello), cpu)
 
 
 def database_rows(options: Options, base: dict[str, Measure]) -> Iterator[Row]:
@@ -106,10 +125,9 @@ def database_rows(options: Options, base: dict[str, Measure]) -> Iterator[Row]:
             if stack == AUTHJS and name != "PostgreSQL":
                 continue  # Auth.js is measured on PostgreSQL (@auth/pg-adapter)
             database, cookie = asyncio.run(_prepare(name, url))
-            with running(auth_spec(stack, "database", database)) as site:
-                measure = wrk(site + "/auth/session", cookie, *_times(options), SIGNED_IN)
-            endpoint = f"session check ({name})"
-            yield Row("database sessions", stack, endpoint, measure, overhead(measure, base[stack]))
+            with running(auth_spec(stack, "database", database)) as server:
+                measure = wrk(server, "/auth/session", cookie, *_times(options), SIGNED_IN)
+            yield _row("database sessions", stack, f"session check ({name})", measure, base)
 
 
 async def _prepare(name: str, url: str | None) -> tuple[str, str]:
@@ -154,8 +172,8 @@ def overhead(measure: Measure, baseline: Measure) -> float:
 
 def sign_in_rows(options: Options) -> Iterator[Row]:
     for stack in (QUART, STARLETTE, AUTHJS):
-        with running(auth_spec(stack)) as url:
-            measure = round_trips(url, options.duration, options.runs)
+        with running(auth_spec(stack)) as server:
+            measure = round_trips(server, options.duration, options.runs)
         yield Row("sign-in round trip", stack, "csrf → callback → session", measure)
 
 
@@ -164,8 +182,8 @@ def scale_rows(options: Options) -> Iterator[Row]:
     counts = (1_000, 10_000) if options.smoke else (1_000, 100_000)
     for count in counts:
         cookie = asyncio.run(_many_sessions(count))
-        with running(auth_spec(STARLETTE, "database", sessions.PG_URL)) as url:
-            measure = wrk(url + "/auth/session", cookie, *_times(options), SIGNED_IN)
+        with running(auth_spec(STARLETTE, "database", sessions.PG_URL)) as server:
+            measure = wrk(server, "/auth/session", cookie, *_times(options), SIGNED_IN)
         yield Row("scale", STARLETTE, f"session check, {count:,} sessions (PostgreSQL)", measure)
 
 
@@ -183,9 +201,9 @@ def worker_rows(options: Options) -> Iterator[Row]:
     for workers in (1, 2):
         spec = auth_spec(STARLETTE)
         spec = ServerSpec(spec.kind, spec.target, spec.env, workers=workers)
-        with running(spec) as url:
-            cookie = sessions.sign_in(url)
-            measure = wrk(url + "/auth/session", cookie, *_times(options), SIGNED_IN)
+        with running(spec) as server:
+            cookie = sessions.sign_in(server.url)
+            measure = wrk(server, "/auth/session", cookie, *_times(options), SIGNED_IN)
         yield Row("workers", STARLETTE, f"session check (JWT), {workers} worker(s)", measure)
 
 
@@ -199,18 +217,35 @@ def micro_rows(calls: int) -> dict[str, dict[str, float]]:
 # --- report -----------------------------------------------------------------------------------
 
 
-def ratio_rows(rows: list[Row]) -> list[tuple[str, str, float, float | None, float | None]]:
-    """(endpoint, stack, authui rps / Auth.js rps, authui overhead µs, Auth.js overhead µs)
-    for every endpoint Auth.js was measured on too."""
+Ratio = tuple[str, str, float, float | None, float | None, float | None, float | None]
+
+
+def ratio_rows(rows: list[Row]) -> list[Ratio]:
+    """(endpoint, stack, authui rps / Auth.js rps, authui overhead µs, Auth.js overhead µs,
+    authui CPU overhead µs, Auth.js CPU overhead µs) for every endpoint Auth.js was
+    measured on too."""
     authjs = {(r.table, r.endpoint): r for r in rows if r.stack == AUTHJS}
     found = []
     for row in rows:
         peer = authjs.get((row.table, row.endpoint))
         if row.stack == AUTHJS or peer is None:
             continue
-        ratio = row.measure.rps / peer.measure.rps
-        found.append((row.endpoint, row.stack, ratio, row.overhead_us, peer.overhead_us))
+        found.append(
+            (
+                row.endpoint,
+                row.stack,
+                row.measure.rps / peer.measure.rps,
+                row.overhead_us,
+                peer.overhead_us,
+                row.cpu_overhead_us,
+                peer.cpu_overhead_us,
+            )
+        )
     return found
+
+
+def _share(ours: float | None, theirs: float | None) -> str:
+    return "-" if ours is None or not theirs else f"{ours / theirs:.2f}"
 
 
 def _fmt(value: float | None, digits: int = 0) -> str:
@@ -220,34 +255,41 @@ def _fmt(value: float | None, digits: int = 0) -> str:
 def markdown(results: dict[str, Any]) -> str:
     """The results as Markdown tables."""
     lines = [
-        "| table | stack | endpoint | req/s | p50 ms | p99 ms | overhead µs |",
-        "|---|---|---|---:|---:|---:|---:|",
+        "| table | stack | endpoint | req/s | p50 ms | p99 ms | overhead µs"
+        " | server CPU µs | CPU overhead µs |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for stack, m in results["baselines"].items():
         lines.append(
             f"| baseline | {stack} | bare hello | {_fmt(m['rps'])} | "
-            f"{m['p50_ms']:.2f} | {m['p99_ms']:.2f} | - |"
+            f"{m['p50_ms']:.2f} | {m['p99_ms']:.2f} | - | {_fmt(m['cpu_us'])} | - |"
         )
     for row in results["rows"]:
         m = row["measure"]
         lines.append(
             f"| {row['table']} | {row['stack']} | {row['endpoint']} | {_fmt(m['rps'])} | "
-            f"{m['p50_ms']:.2f} | {m['p99_ms']:.2f} | {_fmt(row['overhead_us'])} |"
+            f"{m['p50_ms']:.2f} | {m['p99_ms']:.2f} | {_fmt(row['overhead_us'])} | "
+            f"{_fmt(m['cpu_us'])} | {_fmt(row['cpu_overhead_us'])} |"
         )
     lines += [
         "",
         "| endpoint | authui stack | authui / Auth.js (req/s) | authui overhead µs"
-        " | Auth.js overhead µs | overhead ratio |",
-        "|---|---|---:|---:|---:|---:|",
+        " | Auth.js overhead µs | overhead ratio | CPU overhead ratio |",
+        "|---|---|---:|---:|---:|---:|---:|",
     ]
-    for endpoint, stack, ratio, ours, theirs in results["ratios"]:
-        share = "-" if ours is None or not theirs else f"{ours / theirs:.2f}"
+    for endpoint, stack, ratio, ours, theirs, our_cpu, their_cpu in results["ratios"]:
         lines.append(
-            f"| {endpoint} | {stack} | {ratio:.2f} | {_fmt(ours)} | {_fmt(theirs)} | {share} |"
+            f"| {endpoint} | {stack} | {ratio:.2f} | {_fmt(ours)} | {_fmt(theirs)} | "
+            f"{_share(ours, theirs)} | {_share(our_cpu, their_cpu)} |"
         )
-    lines += ["", "| JWE | encode µs | decode µs |", "|---|---:|---:|"]
+    lines += [
+        "",
+        "| JWE | encode µs | decode µs, a new token | decode µs, the same token again |",
+        "|---|---:|---:|---:|",
+    ]
     for name, m in results["micro"].items():
-        lines.append(f"| {name} | {m['encode_us']:.1f} | {m['decode_us']:.1f} |")
+        again = _fmt(m.get("decode_again_us"), 1)
+        lines.append(f"| {name} | {m['encode_us']:.1f} | {m['decode_us']:.1f} | {again} |")
     return "\n".join(lines)
 
 

@@ -9,8 +9,11 @@ import subprocess
 import time
 import urllib.request
 from dataclasses import dataclass
+from pathlib import Path
 
 import httpx
+
+from bench.servers import Server
 
 WRK_CONNECTIONS = 32
 """Concurrent connections of wrk (one wrk thread: the server gets the other core)."""
@@ -23,6 +26,8 @@ class Measure:
     rps: float
     p50_ms: float
     p99_ms: float
+    cpu_us: float | None = None
+    """CPU time the server's processes spent per request, in µs (wrk's own excluded)."""
 
     @property
     def us_per_request(self) -> float:
@@ -39,8 +44,11 @@ def _latency(text: str, percentile: str) -> float:
     return float(match.group(1)) * _UNITS[match.group(2)]
 
 
-def wrk_once(url: str, cookie: str | None, duration: float) -> Measure:
-    """One wrk run against ``url``; fails when any response was not 2xx."""
+def wrk_once(
+    server: Server, path: str, cookie: str | None, duration: float, script: Path | None = None
+) -> Measure:
+    """One wrk run against ``path``; fails when any response was not 2xx. ``script`` is a
+    wrk Lua script making the requests (its own ``Cookie`` headers)."""
     seconds = max(1, round(duration))  # wrk takes whole seconds
     command = [
         "wrk",
@@ -51,22 +59,32 @@ def wrk_once(url: str, cookie: str | None, duration: float) -> Measure:
         "10s",
         "--latency",
     ]
-    if cookie:
+    if script:
+        command += ["-s", str(script)]
+    elif cookie:
         command += ["-H", f"Cookie: {cookie}"]
-    text = subprocess.run([*command, url], check=True, capture_output=True, text=True).stdout
+    cpu_before = server.cpu_seconds()
+    text = subprocess.run(
+        [*command, server.url + path], check=True, capture_output=True, text=True
+    ).stdout
+    cpu = server.cpu_seconds() - cpu_before
     if "Non-2xx or 3xx responses" in text or "Socket errors" in text:
-        raise RuntimeError(f"wrk saw failed requests at {url}:\n{text}")
+        raise RuntimeError(f"wrk saw failed requests at {path}:\n{text}")
     rps = re.search(r"^Requests/sec:\s+([\d.]+)", text, re.M)
-    if rps is None:
+    done = re.search(r"^\s*(\d+) requests in", text, re.M)
+    if rps is None or done is None:
         raise RuntimeError(f"wrk printed no throughput:\n{text}")
-    return Measure(float(rps.group(1)), _latency(text, "50"), _latency(text, "99"))
+    cpu_us = 1e6 * cpu / max(1, int(done.group(1)))
+    return Measure(float(rps.group(1)), _latency(text, "50"), _latency(text, "99"), cpu_us)
 
 
 def median_of(runs: list[Measure]) -> Measure:
+    cpu = [m.cpu_us for m in runs if m.cpu_us is not None]
     return Measure(
         statistics.median(m.rps for m in runs),
         statistics.median(m.p50_ms for m in runs),
         statistics.median(m.p99_ms for m in runs),
+        statistics.median(cpu) if cpu else None,
     )
 
 
@@ -78,14 +96,23 @@ def answer_of(url: str, cookie: str | None) -> str:
         return text
 
 
-def wrk(url: str, cookie: str | None, duration: float, runs: int, expect: str) -> Measure:
+def wrk(
+    server: Server,
+    path: str,
+    cookie: str | None,
+    duration: float,
+    runs: int,
+    expect: str,
+    script: Path | None = None,
+) -> Measure:
     """The median of ``runs`` wrk runs, after a check that the endpoint answers with
-    ``expect`` in its body (a signed-in session, say) and a short warm-up run."""
-    body = answer_of(url, cookie)
+    ``expect`` in its body (a signed-in session, say) and a short warm-up run. With a
+    ``script`` the requests are the script's, and ``cookie`` is only the check's."""
+    body = answer_of(server.url + path, cookie)
     if expect not in body:
-        raise RuntimeError(f"{url} answered {body[:200]!r}, without {expect!r}")
-    wrk_once(url, cookie, min(1.0, duration))
-    return median_of([wrk_once(url, cookie, duration) for _ in range(runs)])
+        raise RuntimeError(f"{path} answered {body[:200]!r}, without {expect!r}")
+    wrk_once(server, path, cookie, min(1.0, duration), script)
+    return median_of([wrk_once(server, path, cookie, duration, script) for _ in range(runs)])
 
 
 async def _round_trips(url: str, duration: float, workers: int) -> tuple[int, list[float]]:
@@ -114,18 +141,22 @@ async def _round_trips(url: str, duration: float, workers: int) -> tuple[int, li
     return len(timings), timings
 
 
-def round_trips(url: str, duration: float, runs: int, workers: int = 4) -> Measure:
-    """Sign-in round trips per second and their latency (medians of ``runs``)."""
+def round_trips(server: Server, duration: float, runs: int, workers: int = 4) -> Measure:
+    """Sign-in round trips per second, their latency and the server's CPU time per round
+    trip (medians of ``runs``)."""
     measures = []
-    asyncio.run(_round_trips(url, min(1.0, duration), workers))  # warm-up
+    asyncio.run(_round_trips(server.url, min(1.0, duration), workers))  # warm-up
     for _ in range(runs):
-        count, timings = asyncio.run(_round_trips(url, duration, workers))
+        cpu_before = server.cpu_seconds()
+        count, timings = asyncio.run(_round_trips(server.url, duration, workers))
+        cpu = server.cpu_seconds() - cpu_before
         timings.sort()
         measures.append(
             Measure(
                 count / duration,
                 1000 * timings[len(timings) // 2],
                 1000 * timings[min(len(timings) - 1, int(len(timings) * 0.99))],
+                1e6 * cpu / max(1, count),
             )
         )
     return median_of(measures)

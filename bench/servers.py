@@ -31,6 +31,51 @@ class ServerSpec:
     workers: int = 1
 
 
+@dataclass(frozen=True)
+class Server:
+    """A started server: its base URL and the process running it."""
+
+    url: str
+    pid: int
+
+    def cpu_seconds(self) -> float:
+        """CPU time (user and system) the server's processes have used so far: the
+        process and its descendants (uvicorn's workers)."""
+        return sum(_cpu_seconds(pid) for pid in (self.pid, *_descendants(self.pid)))
+
+
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int) -> list[str]:
+    """The fields of ``/proc/<pid>/stat`` after the command name."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return []
+    return text.rsplit(")", 1)[1].split()
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = _stat(pid)
+    return (int(fields[11]) + int(fields[12])) / _TICKS if fields else 0.0
+
+
+def _descendants(pid: int) -> list[int]:
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            fields = _stat(int(entry.name))
+            if fields:
+                parents[int(entry.name)] = int(fields[1])
+    found, frontier = [], [pid]
+    while frontier:
+        children = [child for child, parent in parents.items() if parent in frontier]
+        found += children
+        frontier = children
+    return found
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -51,8 +96,8 @@ def _command(spec: ServerSpec, port: int) -> list[str]:
 
 
 @contextlib.contextmanager
-def running(spec: ServerSpec) -> Iterator[str]:
-    """Start ``spec`` on a free port; yield its base URL once ``/hello`` answers."""
+def running(spec: ServerSpec) -> Iterator[Server]:
+    """Start ``spec`` on a free port; yield it once ``/hello`` answers."""
     port = _free_port()
     env = {**os.environ, **spec.env, "PORT": str(port)}
     with tempfile.TemporaryFile() as log:
@@ -62,7 +107,7 @@ def running(spec: ServerSpec) -> Iterator[str]:
         url = f"http://127.0.0.1:{port}"
         try:
             _wait_until_up(url, process, log)
-            yield url
+            yield Server(url, process.pid)
         finally:
             process.terminate()
             try:

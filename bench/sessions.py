@@ -9,14 +9,20 @@ import secrets
 import urllib.error
 import urllib.parse
 import urllib.request
+from pathlib import Path
 from typing import Any
 
+from authui import jwt
 from authui.adapters import AdapterSession, AdapterUser
 
 PG_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 PG_SCHEMA = "authui_bench"
 REDIS_URL = "redis://127.0.0.1:6379/15"
 USER = AdapterUser(id="1", email="bench@example.com", name="Bench User")
+SESSION_COOKIE = "authjs.session-token"
+ROTATING_TOKENS = 2 * jwt.DECRYPTED_CACHE_SIZE
+"""Distinct session tokens sent in turn: twice as many as authui keeps decrypted, so that
+every request brings a token the server has to decrypt."""
 
 
 def sign_in(url: str) -> str:
@@ -73,7 +79,7 @@ async def stored_session(adapter: Any, extra_sessions: int = 0) -> str:
     await adapter.create_session(session)
     if extra_sessions:
         await _bulk_sessions(adapter, extra_sessions, expires)
-    return f"authjs.session-token={token}"
+    return f"{SESSION_COOKIE}={token}"
 
 
 async def _bulk_sessions(adapter: Any, count: int, expires: dt.datetime) -> None:
@@ -85,3 +91,25 @@ async def _bulk_sessions(adapter: Any, count: int, expires: dt.datetime) -> None
     async with adapter.engine.begin() as conn:
         for start in range(0, count, 10_000):
             await conn.execute(tables.sessions.insert(), rows[start : start + 10_000])
+
+
+def rotating_tokens_script(folder: Path, secret: str) -> Path:
+    """A wrk script sending the bench user's session with ``ROTATING_TOKENS`` distinct
+    tokens in turn (all valid: minted with ``secret`` as a sign-in would mint them)."""
+    claims = {"name": USER.name, "email": USER.email, "sub": USER.id}
+    tokens = [
+        jwt.encode(token=claims, secret=secret, salt=SESSION_COOKIE) for _ in range(ROTATING_TOKENS)
+    ]
+    script = folder / "rotating-tokens.lua"
+    script.write_text(
+        "local tokens = {\n"
+        + "".join(f'  "{token}",\n' for token in tokens)
+        + "}\n"
+        + "local next = 0\n"
+        + "request = function()\n"
+        + "  next = next % #tokens + 1\n"
+        + f'  local cookie = "{SESSION_COOKIE}=" .. tokens[next]\n'
+        + '  return wrk.format(nil, nil, { ["Cookie"] = cookie })\n'
+        + "end\n"
+    )
+    return script
