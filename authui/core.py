@@ -183,9 +183,8 @@ def _effective_url(url: str, options: Options) -> tuple[str, str]:
         return url, origin
     parts = urlsplit(url)
     fixed = urlsplit(options.fixed_origin)
-    return urlunsplit(
-        (fixed.scheme, fixed.netloc, parts.path, parts.query, "")
-    ), options.fixed_origin
+    effective = urlunsplit((fixed.scheme, fixed.netloc, parts.path, parts.query, ""))
+    return effective, options.fixed_origin
 
 
 def _parse_path(path: str, method: str, base_path: str) -> tuple[str, str | None]:

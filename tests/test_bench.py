@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bench.harness import NEW_TOKENS
 from tests.peers.availability import peer_missing
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,8 +46,12 @@ def test_the_harness_runs_every_section_in_smoke_mode(tmp_path: Path) -> None:
         "Auth.js · Express (node)",
     }
     assert all(row["measure"]["rps"] > 0 for row in results["rows"])
+    assert all(row["measure"]["cpu_us"] > 0 for row in results["rows"])  # server CPU read
+    rotating = {r["stack"] for r in results["rows"] if r["endpoint"] == NEW_TOKENS}
+    assert rotating == set(results["baselines"])
     compared = {(endpoint, stack) for endpoint, stack, *_ in results["ratios"]}
     assert ("session check (JWT)", "authui · Starlette (uvicorn)") in compared
     assert ("session check (PostgreSQL)", "authui · Quart (hypercorn)") in compared
     assert set(results["micro"]) == {"authui (Python, joserfc)", "@auth/core/jwt (node)"}
+    assert results["micro"]["authui (Python, joserfc)"]["decode_again_us"] > 0
     assert "| session check (JWT) |" in run.stdout  # the printed table
