@@ -31,6 +31,8 @@ JSON_HEADER = ("Content-Type", "application/json")
 PAGE_ACTIONS = frozenset({"signin", "signout", "error", "verify-request", "new-user", "passkeys"})
 NO_CSRF = CsrfState(token="", verified=False, cookie_value=None)
 """The CSRF state of a session read on the app's behalf: nothing to check or issue."""
+_JSON_BODY = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+"""Compact JSON as ``JSON.stringify`` writes it."""
 CONFIG_ERROR_MESSAGE = (
     "There was a problem with the server configuration. Check the server logs for more information."
 )
@@ -246,7 +248,7 @@ def to_response(internal: InternalResponse, *, return_redirect: bool = False) ->
     elif body is None and not content_type:
         data = b""
     else:
-        data = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
+        data = _JSON_BODY.encode(body).encode()
     return Response(internal.status, headers, data)
 
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from authui import jwt
-from authui.callbacks import default_jwt, emit, invoke
+from authui.callbacks import default_jwt, default_session, emit, invoke
 from authui.context import Context
 from authui.cookies import CHUNK_SIZE, Cookie, SessionChunks
 from authui.dates import in_seconds, to_iso
@@ -121,7 +121,11 @@ class JWTSessions:
             issued = copy.deepcopy(payload) if custom else dict(payload)
             payload.update(claims or {})
             extra: dict[str, Any] = {"trigger": "update"} if is_update else {}
-            token = await invoke(options.jwt_callback, token=payload, session=new_session, **extra)
+            token = (
+                await invoke(options.jwt_callback, token=payload, session=new_session, **extra)
+                if custom
+                else payload
+            )
             if token is None:
                 return None, chunks.clear()
             reissue = (
@@ -135,13 +139,15 @@ class JWTSessions:
                 expires = in_seconds(options.config.session.max_age)
             else:
                 expires = datetime.fromtimestamp(issued["exp"], UTC)
-            session = await invoke(
-                options.session_callback,
-                session={"user": session_user(token), "expires": to_iso(expires)},
-                token=token,
-                new_session=new_session,
-                **extra,
-            )
+            session: Any = {"user": session_user(token), "expires": to_iso(expires)}
+            if options.session_callback is not default_session:
+                session = await invoke(
+                    options.session_callback,
+                    session=session,
+                    token=token,
+                    new_session=new_session,
+                    **extra,
+                )
             cookies = []
             if reissue:
                 cookies = write_token(ctx, chunks, await encode_token(ctx, token), expires)
