@@ -112,9 +112,7 @@ def jwt_rows(options: Options, base: dict[str, Measure]) -> Iterator[Row]:
 def _row(table: str, stack: str, endpoint: str, measure: Measure, base: dict[str, Measure]) -> Row:
     """A row with its overheads over the stack's bare hello."""
     hello = base[stack]
-    cpu = None
-    if measure.cpu_us is not None and hello.cpu_us is not None:
-        cpu = measure.cpu_us - hello.cpu_us
+    cpu = measure.cpu_us - hello.cpu_us
     return Row(table, stack, endpoint, measure, overhead(measure, hello), cpu)
 
 

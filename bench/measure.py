@@ -26,7 +26,7 @@ class Measure:
     rps: float
     p50_ms: float
     p99_ms: float
-    cpu_us: float | None = None
+    cpu_us: float
     """CPU time the server's processes spent per request, in µs (wrk's own excluded)."""
 
     @property
@@ -79,12 +79,11 @@ def wrk_once(
 
 
 def median_of(runs: list[Measure]) -> Measure:
-    cpu = [m.cpu_us for m in runs if m.cpu_us is not None]
     return Measure(
         statistics.median(m.rps for m in runs),
         statistics.median(m.p50_ms for m in runs),
         statistics.median(m.p99_ms for m in runs),
-        statistics.median(cpu) if cpu else None,
+        statistics.median(m.cpu_us for m in runs),
     )
 
 
