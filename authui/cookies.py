@@ -103,6 +103,7 @@ class Cookie:
 
 
 _URI_COMPONENT_SAFE = "-_.!~*'()"
+_ASCII_SAFE = bytes(c for c in range(128) if chr(c).isalnum() or chr(c) in _URI_COMPONENT_SAFE)
 _ASCII_TO_ESCAPE = re.compile(r"[^A-Za-z0-9\-_.!~*'()]")
 _ASCII_ESCAPES = {chr(code): f"%{code:02X}" for code in range(128)}
 
@@ -111,6 +112,8 @@ def encode_uri_component(value: str) -> str:
     """Percent-encode ``value`` like JavaScript's ``encodeURIComponent``."""
     if not value.isascii():
         return quote(value, safe=_URI_COMPONENT_SAFE)
+    if not value.encode("ascii").translate(None, _ASCII_SAFE):
+        return value  # nothing to escape: the common case of tokens and ids
     return _ASCII_TO_ESCAPE.sub(_escape_ascii, value)
 
 

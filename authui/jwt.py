@@ -17,6 +17,7 @@ import json
 import time
 import uuid
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
@@ -148,7 +149,7 @@ def decode(*, token: str | None, secret: Secret, salt: str) -> JWT | None:
     Both ``A256CBC-HS512`` and ``A256GCM`` are accepted; ``exp`` and ``nbf`` are checked
     with a 15-second clock tolerance, on every call.
 
-    The plaintext of the last ``DECRYPTED_CACHE_SIZE`` tokens that decrypted is kept in
+    The payload of the last ``DECRYPTED_CACHE_SIZE`` tokens that decrypted is kept in
     memory: a browser sends the same session cookie with every request until it is
     re-issued (once a day by default), and decrypting it again would give the same bytes.
     A failure is never cached, and each call returns a new dict of claims.
@@ -159,13 +160,11 @@ def decode(*, token: str | None, secret: Secret, salt: str) -> JWT | None:
     if not token:
         return None
     try:
-        claims = _JSON.decode(_plaintext(token, tuple(_secrets(secret)), salt))
+        claims = _payload(token, tuple(_secrets(secret)), salt).claims()
     except JWTDecodeError:
         raise
     except (ValueError, TypeError, JoseError) as exc:
         raise JWTDecodeError("token does not decrypt") from exc
-    if not isinstance(claims, dict):
-        raise JWTDecodeError("the token's payload is not a JSON object")
     _check_times(claims)
     return claims
 
@@ -174,10 +173,35 @@ DECRYPTED_CACHE_SIZE = 2048
 """How many decrypted session tokens ``decode`` keeps (a few hundred bytes each)."""
 
 
+_SCALARS = (str, int, float, bool)
+
+
+@dataclass(frozen=True, slots=True)
+class _Payload:
+    """A decrypted payload: its JSON text, and the claims themselves when they are all
+    strings, numbers, booleans or null (then a copy of the dict is as good as a new
+    parse, and cheaper)."""
+
+    text: str
+    flat: JWT | None
+
+    def claims(self) -> JWT:
+        """A new dict of the claims, which the caller may change."""
+        if self.flat is not None:
+            return dict(self.flat)
+        claims: JWT = _JSON.decode(self.text)
+        return claims
+
+
 @lru_cache(maxsize=DECRYPTED_CACHE_SIZE)
-def _plaintext(token: str, keys: tuple[str, ...], salt: str) -> str:
+def _payload(token: str, keys: tuple[str, ...], salt: str) -> _Payload:
     """The decrypted payload of ``token``; the key is the one of ``keys`` its ``kid``
-    names (the first, for a token without ``kid``)."""
+    names (the first, for a token without ``kid``).
+
+    Raises:
+        JWTDecodeError: The token names an unknown algorithm or key, or its payload is
+            not a JSON object (``ValueError``/``JoseError`` for other failures).
+    """
 
     def select_key(guest: jwk.GuestProtocol) -> jwk.OctKey:
         header = guest.headers()
@@ -194,7 +218,12 @@ def _plaintext(token: str, keys: tuple[str, ...], salt: str) -> str:
         return _key(chosen, salt, enc)
 
     plaintext = jwe.decrypt_compact(token, select_key, registry=_REGISTRY).plaintext
-    return (plaintext or b"").decode("utf-8")
+    text = (plaintext or b"").decode("utf-8")
+    claims = _JSON.decode(text)
+    if not isinstance(claims, dict):
+        raise JWTDecodeError("the token's payload is not a JSON object")
+    flat = all(v is None or isinstance(v, _SCALARS) for v in claims.values())
+    return _Payload(text, claims if flat else None)
 
 
 def _check_times(claims: JWT) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, Literal, TypeGuard, get_args
 from urllib.parse import quote, urlsplit
 
@@ -29,8 +30,12 @@ def is_auth_action(action: str) -> TypeGuard[AuthAction]:
     return action in AUTH_ACTIONS
 
 
+@lru_cache(maxsize=256)
 def origin_of(url: str) -> str:
     """``scheme://host[:port]`` of an absolute URL, lower-cased as browsers compare them.
+
+    Every request asks it of the same few URLs, so the last 256 answers are kept (as
+    ``urlsplit`` keeps its own); a URL it refuses is not kept.
 
     Raises:
         ValueError: ``url`` is not an absolute http(s) URL.

@@ -317,6 +317,19 @@ def test_each_decode_returns_its_own_claims() -> None:
     assert (again["name"], again["roles"]) == ("Ada", ["admin"])
 
 
+def test_flat_claims_changed_by_one_caller_are_not_seen_by_the_next() -> None:
+    # Every claim a string, number, boolean or null: the kept claims are copied, not parsed.
+    token = jwt.encode(token={**CLAIMS, "admin": False, "picture": None}, secret=SECRET, salt=SALT)
+    first = jwt.decode(token=token, secret=SECRET, salt=SALT)
+    assert first is not None
+    first["admin"] = True
+    del first["email"]
+    first["extra"] = 1
+    again = jwt.decode(token=token, secret=SECRET, salt=SALT)
+    assert again is not None
+    assert (again["admin"], again["email"], "extra" in again) == (False, CLAIMS["email"], False)
+
+
 def test_a_token_decoded_before_fails_once_its_secret_is_dropped() -> None:
     token = jwt.encode(token=CLAIMS, secret="old-secret", salt=SALT)
     assert jwt.decode(token=token, secret=["new-secret", "old-secret"], salt=SALT) is not None

@@ -9,31 +9,29 @@ from starlette.types import Receive, Send
 from authui.cookies import Cookie
 from authui.http import Request as CoreRequest
 from authui.http import Response as CoreResponse
-
-WEB_SCHEMES = {"ws": "http", "wss": "https"}
+from authui.integrations.asgi import WEB_SCHEMES, client_host, plain_url, text_headers
 
 
 def url_of(connection: HTTPConnection) -> str:
     """The connection's absolute URL, mount prefix included (a WebSocket's with the
     ``http(s)`` scheme of its handshake)."""
+    plain = plain_url(connection.scope)
+    if plain is not None:
+        return plain
     url = connection.url
     scheme = WEB_SCHEMES.get(url.scheme)
     return str(url.replace(scheme=scheme) if scheme else url)
 
 
-def client_of(connection: HTTPConnection) -> str | None:
-    """The client's address as the server saw it."""
-    return connection.client.host if connection.client else None
-
-
 def core_request(connection: HTTPConnection, body: bytes) -> CoreRequest:
     """An HTTP request (its body already read) as an authui request."""
+    scope = connection.scope
     return CoreRequest.build(
-        connection.scope.get("method", "GET"),
+        scope.get("method", "GET"),
         url_of(connection),
-        headers=connection.headers.items(),
+        headers=text_headers(scope),
         body=body,
-        client=client_of(connection),
+        client=client_host(scope),
     )
 
 

@@ -17,8 +17,9 @@ from starlette.types import Scope
 
 from authui.config import AuthConfig
 from authui.cookies import Cookie
+from authui.integrations.asgi import client_host, text_headers
 from authui.integrations.calls import Caller
-from authui.integrations.starlette.requests import client_of, url_of
+from authui.integrations.starlette.requests import url_of
 from authui.integrations.state import ConfigSource, Integration, base_path_for
 from authui.options import validate_config
 
@@ -107,8 +108,8 @@ def caller(integration: Integration, config: AuthConfig, connection: HTTPConnect
         integration,
         config,
         url_of(connection),
-        connection.headers.items(),
-        client_of(connection),
+        text_headers(connection.scope),
+        client_host(connection.scope),
     )
 
 
