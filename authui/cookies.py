@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from email.utils import format_datetime
+from functools import lru_cache
 from typing import Literal
 from urllib.parse import quote
 
@@ -82,24 +83,30 @@ class Cookie:
 
     def serialize(self) -> str:
         """The ``Set-Cookie`` header value, attributes in the order Auth.js writes them."""
-        o = self.options
-        parts = [f"{self.name}={encode_uri_component(self.value)}"]
-        if o.max_age is not None:
-            parts.append(f"Max-Age={o.max_age}")
-        if o.domain:
-            parts.append(f"Domain={o.domain}")
-        if o.path:
-            parts.append(f"Path={o.path}")
-        if o.expires is not None:
-            expires = o.expires if o.expires.tzinfo else o.expires.replace(tzinfo=UTC)
-            parts.append(f"Expires={format_datetime(expires.astimezone(UTC), usegmt=True)}")
-        if o.http_only:
-            parts.append("HttpOnly")
-        if o.secure:
-            parts.append("Secure")
-        if o.same_site:
-            parts.append(f"SameSite={o.same_site.capitalize()}")
-        return "; ".join(parts)
+        return f"{self.name}={encode_uri_component(self.value)}{_attributes(self.options)}"
+
+
+@lru_cache(maxsize=64)
+def _attributes(o: CookieAttributes) -> str:
+    """``; Max-Age=…; Path=/; HttpOnly; …`` for a set of attributes (few sets recur, so
+    the last ones are kept)."""
+    parts = [""]
+    if o.max_age is not None:
+        parts.append(f"Max-Age={o.max_age}")
+    if o.domain:
+        parts.append(f"Domain={o.domain}")
+    if o.path:
+        parts.append(f"Path={o.path}")
+    if o.expires is not None:
+        expires = o.expires if o.expires.tzinfo else o.expires.replace(tzinfo=UTC)
+        parts.append(f"Expires={format_datetime(expires.astimezone(UTC), usegmt=True)}")
+    if o.http_only:
+        parts.append("HttpOnly")
+    if o.secure:
+        parts.append("Secure")
+    if o.same_site:
+        parts.append(f"SameSite={o.same_site.capitalize()}")
+    return "; ".join(parts)
 
 
 _URI_COMPONENT_SAFE = "-_.!~*'()"

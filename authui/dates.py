@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from typing import TypeGuard
 
 _ISO_DATE = re.compile(
@@ -25,6 +26,13 @@ def to_iso(value: datetime) -> str:
     """``2026-12-21T12:57:46.596Z``: UTC, milliseconds, ``Z``, as JavaScript writes dates."""
     utc = value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
     return utc.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@lru_cache(maxsize=1024)
+def timestamp_to_iso(seconds: float) -> str:
+    """``to_iso`` of a Unix time. A session's expiry is written out on every check of it,
+    so the last answers are kept."""
+    return to_iso(datetime.fromtimestamp(seconds, UTC))
 
 
 def is_date(value: object) -> TypeGuard[str]:

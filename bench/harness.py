@@ -22,10 +22,14 @@ from bench.servers import ServerSpec, running
 
 SECRET = micro.SECRET
 QUART = "authui · Quart (hypercorn)"
+QUART_UVICORN = "authui · Quart (uvicorn)"
+"""Quart on uvicorn too, for the JWT table: hypercorn's own cost per request (its HTTP
+parser is pure Python) is several times authui's, and its noise hides authui's figure."""
 STARLETTE = "authui · Starlette (uvicorn)"
 AUTHJS = "Auth.js · Express (node)"
 BASELINES = {
     QUART: ServerSpec("hypercorn", "bench.apps:quart_bare"),
+    QUART_UVICORN: ServerSpec("uvicorn", "bench.apps:quart_bare"),
     STARLETTE: ServerSpec("uvicorn", "bench.apps:starlette_bare"),
     AUTHJS: ServerSpec("node", "server.mjs", {"BENCH_MODE": "bare"}),
 }
@@ -71,6 +75,8 @@ def auth_spec(stack: str, strategy: str = "jwt", database: str | None = None) ->
         env["BENCH_PG_SCHEMA"] = sessions.PG_SCHEMA
     if stack == QUART:
         return ServerSpec("hypercorn", "bench.apps:quart_auth", env)
+    if stack == QUART_UVICORN:
+        return ServerSpec("uvicorn", "bench.apps:quart_auth", env)
     if stack == STARLETTE:
         return ServerSpec("uvicorn", "bench.apps:starlette_auth", env)
     env["BENCH_MODE"] = "auth"
@@ -98,7 +104,7 @@ def baselines(options: Options) -> dict[str, Measure]:
 def jwt_rows(options: Options, base: dict[str, Measure]) -> Iterator[Row]:
     with tempfile.TemporaryDirectory() as folder:
         script = sessions.rotating_tokens_script(Path(folder), SECRET)
-        for stack in (QUART, STARLETTE, AUTHJS):
+        for stack in (QUART, QUART_UVICORN, STARLETTE, AUTHJS):
             with running(auth_spec(stack)) as server:
                 cookie = sessions.sign_in(server.url)
                 for endpoint, (path, signed_in, expect) in ENDPOINTS.items():

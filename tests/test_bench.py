@@ -42,6 +42,7 @@ def test_the_harness_runs_every_section_in_smoke_mode(tmp_path: Path) -> None:
     }
     assert set(results["baselines"]) == {
         "authui · Quart (hypercorn)",
+        "authui · Quart (uvicorn)",
         "authui · Starlette (uvicorn)",
         "Auth.js · Express (node)",
     }
@@ -51,6 +52,7 @@ def test_the_harness_runs_every_section_in_smoke_mode(tmp_path: Path) -> None:
     assert rotating == set(results["baselines"])
     compared = {(endpoint, stack) for endpoint, stack, *_ in results["ratios"]}
     assert ("session check (JWT)", "authui · Starlette (uvicorn)") in compared
+    assert ("session check (JWT)", "authui · Quart (uvicorn)") in compared
     assert ("session check (PostgreSQL)", "authui · Quart (hypercorn)") in compared
     assert set(results["micro"]) == {"authui (Python, joserfc)", "@auth/core/jwt (node)"}
     assert results["micro"]["authui (Python, joserfc)"]["decode_again_us"] > 0

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import copy
 import time
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from authui import jwt
 from authui.callbacks import default_jwt, default_session, emit, invoke
 from authui.context import Context
 from authui.cookies import CHUNK_SIZE, Cookie, SessionChunks
-from authui.dates import in_seconds, to_iso
+from authui.dates import in_seconds, timestamp_to_iso, to_iso
 from authui.errors import JWTSessionError, SignOutError
 from authui.jwt import JWT
 
@@ -135,11 +135,11 @@ class JWTSessions:
                 or _due(issued, options.config.session.update_age)
                 or not _current(ctx, value)
             )
-            if reissue:
-                expires = in_seconds(options.config.session.max_age)
-            else:
-                expires = datetime.fromtimestamp(issued["exp"], UTC)
-            session: Any = {"user": session_user(token), "expires": to_iso(expires)}
+            expires = in_seconds(options.config.session.max_age) if reissue else None
+            session: Any = {
+                "user": session_user(token),
+                "expires": to_iso(expires) if expires else timestamp_to_iso(issued["exp"]),
+            }
             if options.session_callback is not default_session:
                 session = await invoke(
                     options.session_callback,
@@ -149,7 +149,7 @@ class JWTSessions:
                     **extra,
                 )
             cookies = []
-            if reissue:
+            if expires is not None:
                 cookies = write_token(ctx, chunks, await encode_token(ctx, token), expires)
             await emit(options.config.events.session, options.logger, session=session, token=token)
             return session, cookies
