@@ -44,6 +44,12 @@ def _latency(text: str, percentile: str) -> float:
     return float(match.group(1)) * _UNITS[match.group(2)]
 
 
+WARM_UP = 2
+"""The warm-up run lasts this many measured runs. A server just started (Python and node
+alike) answered up to 1.5 times slower for its first ten seconds under load on these
+machines; with a one-second warm-up that slowness went to whichever endpoint came first."""
+
+
 def wrk_once(
     server: Server, path: str, cookie: str | None, duration: float, script: Path | None = None
 ) -> Measure:
@@ -105,12 +111,12 @@ def wrk(
     script: Path | None = None,
 ) -> Measure:
     """The median of ``runs`` wrk runs, after a check that the endpoint answers with
-    ``expect`` in its body (a signed-in session, say) and a short warm-up run. With a
+    ``expect`` in its body (a signed-in session, say) and a warm-up run. With a
     ``script`` the requests are the script's, and ``cookie`` is only the check's."""
     body = answer_of(server.url + path, cookie)
     if expect not in body:
         raise RuntimeError(f"{path} answered {body[:200]!r}, without {expect!r}")
-    wrk_once(server, path, cookie, min(1.0, duration), script)
+    wrk_once(server, path, cookie, WARM_UP * duration, script)
     return median_of([wrk_once(server, path, cookie, duration, script) for _ in range(runs)])
 
 
