@@ -174,6 +174,7 @@ DECRYPTED_CACHE_SIZE = 2048
 
 
 _SCALARS = (str, int, float, bool)
+_NUMBERS = (int, float)
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,7 +230,7 @@ def _payload(token: str, keys: tuple[str, ...], salt: str) -> _Payload:
 def _check_times(claims: JWT) -> None:
     now = int(time.time())
     for name in ("exp", "nbf", "iat"):
-        if name in claims and not isinstance(claims[name], int | float):
+        if name in claims and not isinstance(claims[name], _NUMBERS):
             raise JWTDecodeError(f'"{name}" claim must be a number')
     if "exp" in claims and claims["exp"] <= now - CLOCK_TOLERANCE:
         raise JWTExpired('"exp" claim timestamp check failed')

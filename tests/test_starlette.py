@@ -352,12 +352,45 @@ async def test_the_session_is_request_state_and_a_rolling_session_is_refreshed(
         assert client.cookies["authjs.session-token"] != before
 
 
-async def test_auth_routes_pass_through_untouched(tmp_path: Path) -> None:
+async def test_an_auth_route_answer_has_only_the_core_s_session_cookie(tmp_path: Path) -> None:
     async with await rolling_client(tmp_path) as client:
         await sign_in_as_ada(client)
         response = await client.get("/auth/session")
     session_cookies = [c for c in response.headers.get_list("set-cookie") if "session" in c]
     assert len(session_cookies) == 1  # the core's own, not a second one from the middleware
+
+
+async def test_the_middleware_alone_serves_the_auth_routes() -> None:
+    """Without ``AuthApp`` mounted: the middleware answers authui's own routes, and other
+    paths under the base path still reach the app."""
+
+    async def custom(request: Request) -> Response:
+        return PlainTextResponse("the app's own")
+
+    async def live(websocket: WebSocket) -> None:
+        await websocket.accept()
+        await websocket.send_text("the app's socket")
+        await websocket.close()
+
+    app = Starlette(
+        routes=[Route("/auth/custom", custom), WebSocketRoute("/auth/live", live)],
+        middleware=[_middleware(make_config(), ())],
+    )
+    async with client_for(app) as client:
+        page = await client.get("/auth/signin")
+        assert page.status_code == 200
+        stylesheet = re.search(r'href="(/auth/_static/[^"]+\.css)"', page.text)
+        assert stylesheet is not None
+        assert (await client.get(stylesheet.group(1))).status_code == 200
+        await sign_in_as_ada(client)
+        assert (await client.get("/auth/session")).json()["user"]["name"] == "Ada Lovelace"
+        out = await client.post("/auth/signout", data={"csrfToken": await csrf_of(client)})
+        assert out.status_code == 302
+        assert (await client.get("/auth/session")).json() is None
+        assert (await client.get("/auth/custom")).text == "the app's own"
+        assert (await client.get("/auth/nothing-here")).status_code == 404
+    sent = await websocket(app, "/auth/live")
+    assert {"type": "websocket.send", "text": "the app's socket"} in sent
 
 
 async def test_a_fresh_session_costs_no_cookie(client: httpx.AsyncClient) -> None:

@@ -207,9 +207,11 @@ class AuthUI:
 async def _apply_cookies(response: Response) -> Response:
     """Set the cookies a view's ``auth()``/``update()``/macros produced; a cookie the
     response sets itself (say, ``sign_out``'s deletion of the session) wins."""
-    if request.blueprint != "authui":
-        own = {c.split("=", 1)[0].strip() for c in response.headers.getlist("Set-Cookie")}
-        for header in g.get("authui_cookies", []):
-            if header.split("=", 1)[0] not in own:
-                response.headers.add("Set-Cookie", header)
+    pending = g.get("authui_cookies")
+    if not pending or request.blueprint == "authui":
+        return response
+    own = {c.split("=", 1)[0].strip() for c in response.headers.getlist("Set-Cookie")}
+    for header in pending:
+        if header.split("=", 1)[0] not in own:
+            response.headers.add("Set-Cookie", header)
     return response

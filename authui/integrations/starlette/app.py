@@ -25,9 +25,10 @@ from authui.integrations.state import ConfigSource, Integration
 Endpoint = Callable[[Request], Awaitable[Response]]
 
 
-async def _answer(
+async def answer_request(
     integration: Integration, connection: HTTPConnection, receive: Receive
 ) -> CoreResponse:
+    """The core's answer to a request to the auth routes (its body read from ``receive``)."""
     config = await integration.config_for(connection)
     body = await read_body(receive, config.max_body_size)
     answer = await Auth(core_request(connection, body), config)
@@ -68,7 +69,7 @@ class AuthApp:
         if mounted and mounted.rstrip("/") != self.integration.base_path:
             await send_response(send, self._misplaced(mounted))
             return
-        await send_response(send, await _answer(self.integration, connection, receive))
+        await send_response(send, await answer_request(self.integration, connection, receive))
 
     def _misplaced(self, mounted: str) -> CoreResponse:
         message = (
@@ -122,6 +123,6 @@ def handlers(config: ConfigSource, *, base_path: str | None = None) -> Handlers:
     integration = integration_for(config, base_path)
 
     async def endpoint(request: Request) -> Response:
-        return starlette_response(await _answer(integration, request, request.receive))
+        return starlette_response(await answer_request(integration, request, request.receive))
 
     return Handlers(GET=endpoint, POST=endpoint)

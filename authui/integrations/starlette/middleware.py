@@ -1,4 +1,5 @@
-"""``AuthMiddleware``: the session as ``request.state.auth``, and protected paths."""
+"""``AuthMiddleware``: the auth routes, the session as ``request.state.auth``, and
+protected paths."""
 
 from __future__ import annotations
 
@@ -11,9 +12,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from authui.callbacks import invoke
 from authui.integrations import guard
-from authui.integrations.starlette.requests import raw_headers
+from authui.integrations.starlette.app import answer_request
+from authui.integrations.starlette.requests import raw_headers, send_response
 from authui.integrations.starlette.state import SCOPE_KEY, RequestAuth, integration_for
 from authui.integrations.state import ConfigSource, Integration
+from authui.pages.assets import STATIC_PREFIX
+from authui.urls import is_auth_action
+
+STATIC_DIR = STATIC_PREFIX.strip("/")
 
 
 class AuthMiddleware:
@@ -21,7 +27,11 @@ class AuthMiddleware:
     ``request.state.auth``, guards the ``protect`` prefixes, and sets the cookies authui
     produced during the request (a rolling session's, the forms' CSRF cookie).
 
-    Requests under the base path (``AuthApp``'s routes) pass straight through.
+    It answers authui's own routes under the base path itself (``<base>/session``,
+    ``/csrf``, ``/signin``, ``/callback/…``, the pages and their static files), as a
+    mounted ``AuthApp`` would, without the app's router: with the middleware in place,
+    mounting ``AuthApp`` is not needed (and does no harm). Other paths under the base
+    path, and WebSockets, go on to the app.
 
     For a path under ``protect``: with ``callbacks.authorized`` set its answer decides
     (``authorized(auth=session, request=request)``: true lets the request through, false
@@ -56,8 +66,17 @@ class AuthMiddleware:
         if scope["type"] == "lifespan":
             await self.app(scope, receive, self._closing(send))
             return
-        if scope["type"] not in ("http", "websocket") or self._is_auth_route(scope["path"]):
+        if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
+            return
+        if self._is_auth_route(scope["path"]):
+            if scope["type"] == "http" and self._serves(scope["path"]):
+                connection = HTTPConnection(scope)
+                await send_response(
+                    send, await answer_request(self.integration, connection, receive)
+                )
+            else:
+                await self.app(scope, receive, send)
             return
         connection = HTTPConnection(scope)
         here = RequestAuth(self.integration, await self.integration.config_for(connection))
@@ -73,6 +92,12 @@ class AuthMiddleware:
     def _is_auth_route(self, path: str) -> bool:
         base = self.integration.base_path
         return path == base or path.startswith(base + "/")
+
+    def _serves(self, path: str) -> bool:
+        """Whether ``path`` (under the base path) is one of authui's own routes."""
+        rest = path[len(self.integration.base_path) + 1 :]
+        action = rest.split("/", 1)[0]
+        return is_auth_action(action) or action == STATIC_DIR
 
     def _is_protected(self, path: str) -> bool:
         return any(path == p or path.startswith(p.rstrip("/") + "/") for p in self.protect)
