@@ -1,12 +1,21 @@
-"""What every ASGI integration reads straight from the scope, without its framework's
-request object (Starlette's ``URL``, werkzeug's IRI handling): the request URL of a plain
-request, and the headers as text."""
+"""What every ASGI integration does straight on the ASGI messages, without its framework's
+request and response objects (Starlette's ``URL``, werkzeug's IRI handling): the request
+URL of a plain request, the headers as text, the body, and sending authui's response."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
+
+from authui.http import Response
+from authui.pages.assets import STATIC_PREFIX
+from authui.urls import is_auth_action
+
+Receive = Callable[[], Awaitable[Any]]
+"""ASGI's ``receive``, as every framework types it."""
+Send = Callable[[Any], Awaitable[None]]
+"""ASGI's ``send``, as every framework types it."""
 
 WEB_SCHEMES = {"ws": "http", "wss": "https"}
 """A WebSocket's URL has the ``http(s)`` scheme of its handshake."""
@@ -15,6 +24,16 @@ _PLAIN_HOST = re.compile(r"[A-Za-z0-9.-]+(?::([0-9]{1,5}))?")
 _PLAIN_PATH = re.compile(r"/(?!/)[A-Za-z0-9/._~!$&'()*+,;=:@-]*")
 _PLAIN_QUERY = re.compile(rb"[A-Za-z0-9/._~!$&'()*+,;=:@?%-]*")
 _DEFAULT_PORTS = {"http": "80", "https": "443"}
+_STATIC_DIR = STATIC_PREFIX.strip("/")
+
+
+def is_own_route(path: str, base_path: str) -> bool:
+    """Whether ``path`` is one of authui's routes under ``base_path``: an action
+    (``<base>/session``, ``<base>/callback/github``, …) or a static file."""
+    if not path.startswith(base_path + "/"):
+        return False
+    first = path[len(base_path) + 1 :].split("/", 1)[0]
+    return is_auth_action(first) or first == _STATIC_DIR
 
 
 def plain_url(scope: Mapping[str, Any]) -> str | None:
@@ -53,3 +72,34 @@ def client_host(scope: Mapping[str, Any]) -> str | None:
     """The client's address as the server saw it."""
     client = scope.get("client")
     return str(client[0]) if client else None
+
+
+async def read_body(receive: Receive, limit: int) -> bytes:
+    """The request body from the ASGI messages, at most ``limit + 1`` bytes kept (enough
+    for the core to refuse an oversized one without holding all of it)."""
+    chunks: list[bytes] = []
+    size = 0
+    more = True
+    while more:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            break
+        if size <= limit:
+            chunk: bytes = message.get("body", b"")
+            chunks.append(chunk[: limit + 1 - size])
+            size += len(chunk)
+        more = message.get("more_body", False)
+    return b"".join(chunks)
+
+
+def raw_headers(headers: list[tuple[str, str]]) -> list[tuple[bytes, bytes]]:
+    """Headers as ASGI sends them: lower-cased names, both as bytes."""
+    return [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers]
+
+
+async def send_response(send: Send, response: Response) -> None:
+    """Send an authui response over ASGI (every ``Set-Cookie`` kept)."""
+    headers = raw_headers(response.headers)
+    headers.append((b"content-length", str(len(response.body)).encode()))
+    await send({"type": "http.response.start", "status": response.status, "headers": headers})
+    await send({"type": "http.response.body", "body": response.body})

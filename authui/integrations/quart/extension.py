@@ -9,15 +9,19 @@ from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 from quart import Blueprint, Quart, Response, g, request
+from quart.asgi import ASGIHTTPConnection
 
 from authui.callbacks import invoke
 from authui.config import AuthConfig
 from authui.core import Auth
 from authui.http import Response as CoreResponse
 from authui.integrations import guard
+from authui.integrations.quart.direct import DirectConnection
 from authui.integrations.quart.state import (
+    BLUEPRINT,
     EXTENSION,
     app_state,
+    apply_cookies,
     caller,
     core_request,
     current_config,
@@ -145,7 +149,9 @@ class AuthUI:
         if isinstance(self._config, AuthConfig):
             validate_config(state.prepare(self._config))
         app.register_blueprint(self._blueprint(base_path))
-        app.after_request(_apply_cookies)
+        if app.asgi_http_class is ASGIHTTPConnection:
+            app.asgi_http_class = DirectConnection
+        app.after_request(apply_cookies)
         app.after_serving(state.aclose)
         app.context_processor(self._template_context)
         app.add_template_global(sign_in_macro, "SignIn")
@@ -154,7 +160,7 @@ class AuthUI:
         app.add_template_global(static_url, "authui_static")
 
     def _blueprint(self, base_path: str) -> Blueprint:
-        blueprint = Blueprint("authui", __name__, url_prefix=base_path)
+        blueprint = Blueprint(BLUEPRINT, __name__, url_prefix=base_path)
 
         async def handle(rest: str = "") -> Response:
             answer = await Auth(await core_request(), await current_config())
@@ -167,7 +173,7 @@ class AuthUI:
         return blueprint
 
     async def _template_context(self) -> dict[str, Any]:
-        if request.blueprint == "authui":
+        if request.blueprint == BLUEPRINT:
             return {}
         session = await self.auth()
         return {"auth": session, "user": (session or {}).get("user")}
@@ -202,16 +208,3 @@ class AuthUI:
         keep_cookies(cookies)
         session: dict[str, Any] | None = g.authui_session
         return session
-
-
-async def _apply_cookies(response: Response) -> Response:
-    """Set the cookies a view's ``auth()``/``update()``/macros produced; a cookie the
-    response sets itself (say, ``sign_out``'s deletion of the session) wins."""
-    pending = g.get("authui_cookies")
-    if not pending or request.blueprint == "authui":
-        return response
-    own = {c.split("=", 1)[0].strip() for c in response.headers.getlist("Set-Cookie")}
-    for header in pending:
-        if header.split("=", 1)[0] not in own:
-            response.headers.add("Set-Cookie", header)
-    return response

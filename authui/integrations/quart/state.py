@@ -13,6 +13,9 @@ from authui.integrations.calls import Caller
 from authui.integrations.state import Integration
 
 EXTENSION = "authui"
+"""The integration's key in ``app.extensions``."""
+BLUEPRINT = "authui"
+"""The name of the blueprint holding the auth routes."""
 
 
 def app_state() -> Integration:
@@ -69,3 +72,16 @@ async def caller() -> Caller:
     """The current request, for calls into the core on the app's behalf."""
     url, headers = _url_and_headers()
     return Caller(app_state(), await current_config(), url, headers, request.remote_addr)
+
+
+async def apply_cookies(response: Response) -> Response:
+    """Set the cookies a view's ``auth()``/``update()``/macros produced; a cookie the
+    response sets itself (say, ``sign_out``'s deletion of the session) wins."""
+    pending = g.get("authui_cookies")
+    if not pending or request.blueprint == BLUEPRINT:
+        return response
+    own = {c.split("=", 1)[0].strip() for c in response.headers.getlist("Set-Cookie")}
+    for header in pending:
+        if header.split("=", 1)[0] not in own:
+            response.headers.add("Set-Cookie", header)
+    return response

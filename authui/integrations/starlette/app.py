@@ -13,12 +13,8 @@ from starlette.types import Receive, Scope, Send
 
 from authui.core import Auth
 from authui.http import Response as CoreResponse
-from authui.integrations.starlette.requests import (
-    core_request,
-    read_body,
-    send_response,
-    starlette_response,
-)
+from authui.integrations.asgi import read_body, send_response
+from authui.integrations.starlette.requests import core_request, starlette_response
 from authui.integrations.starlette.state import integration_for
 from authui.integrations.state import ConfigSource, Integration
 

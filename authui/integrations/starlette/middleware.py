@@ -12,14 +12,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from authui.callbacks import invoke
 from authui.integrations import guard
+from authui.integrations.asgi import is_own_route, raw_headers, send_response
 from authui.integrations.starlette.app import answer_request
-from authui.integrations.starlette.requests import raw_headers, send_response
 from authui.integrations.starlette.state import SCOPE_KEY, RequestAuth, integration_for
 from authui.integrations.state import ConfigSource, Integration
-from authui.pages.assets import STATIC_PREFIX
-from authui.urls import is_auth_action
-
-STATIC_DIR = STATIC_PREFIX.strip("/")
 
 
 class AuthMiddleware:
@@ -70,7 +66,7 @@ class AuthMiddleware:
             await self.app(scope, receive, send)
             return
         if self._is_auth_route(scope["path"]):
-            if scope["type"] == "http" and self._serves(scope["path"]):
+            if scope["type"] == "http" and is_own_route(scope["path"], self.integration.base_path):
                 connection = HTTPConnection(scope)
                 await send_response(
                     send, await answer_request(self.integration, connection, receive)
@@ -92,12 +88,6 @@ class AuthMiddleware:
     def _is_auth_route(self, path: str) -> bool:
         base = self.integration.base_path
         return path == base or path.startswith(base + "/")
-
-    def _serves(self, path: str) -> bool:
-        """Whether ``path`` (under the base path) is one of authui's own routes."""
-        rest = path[len(self.integration.base_path) + 1 :]
-        action = rest.split("/", 1)[0]
-        return is_auth_action(action) or action == STATIC_DIR
 
     def _is_protected(self, path: str) -> bool:
         return any(path == p or path.startswith(p.rstrip("/") + "/") for p in self.protect)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
-from starlette.types import Receive, Send
 
 from authui.cookies import Cookie
 from authui.http import Request as CoreRequest
@@ -33,36 +32,6 @@ def core_request(connection: HTTPConnection, body: bytes) -> CoreRequest:
         body=body,
         client=client_host(scope),
     )
-
-
-async def read_body(receive: Receive, limit: int) -> bytes:
-    """The request body from the ASGI messages, at most ``limit + 1`` bytes kept (enough
-    for the core to refuse an oversized one without holding all of it)."""
-    chunks: list[bytes] = []
-    size = 0
-    more = True
-    while more:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            break
-        if size <= limit:
-            chunk: bytes = message.get("body", b"")
-            chunks.append(chunk[: limit + 1 - size])
-            size += len(chunk)
-        more = message.get("more_body", False)
-    return b"".join(chunks)
-
-
-def raw_headers(headers: list[tuple[str, str]]) -> list[tuple[bytes, bytes]]:
-    return [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers]
-
-
-async def send_response(send: Send, response: CoreResponse) -> None:
-    """Send an authui response over ASGI (every ``Set-Cookie`` kept)."""
-    headers = raw_headers(response.headers)
-    headers.append((b"content-length", str(len(response.body)).encode()))
-    await send({"type": "http.response.start", "status": response.status, "headers": headers})
-    await send({"type": "http.response.body", "body": response.body})
 
 
 def starlette_response(response: CoreResponse) -> Response:
