@@ -47,10 +47,11 @@ class _Auth:
 
     async def __call__(self) -> dict[str, Any] | None:
         """The session of the current request, read once per request."""
-        if "authui_session" not in g:
-            g.authui_session, cookies = await (await caller()).session()
+        store = g._get_current_object()  # one context lookup, not one per access
+        if "authui_session" not in store:
+            store.authui_session, cookies = await (await caller()).session()
             keep_cookies(cookies)
-        session: dict[str, Any] | None = g.authui_session
+        session: dict[str, Any] | None = store.authui_session
         return session
 
     def required(self, view: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R | Response]]:
@@ -64,7 +65,7 @@ class _Auth:
         @functools.wraps(view)
         async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R | Response:
             session = await self()
-            config = await current_config()
+            config = (await caller()).config
             check = config.callbacks.authorized
             verdict: Any = bool(session and session.get("user"))
             if check is not None:

@@ -63,15 +63,20 @@ def quart_response(response: CoreResponse) -> Response:
 
 def keep_cookies(cookies: list[Cookie]) -> None:
     """Remember cookies to set on whatever response the current view returns."""
-    if not hasattr(g, "authui_cookies"):
-        g.authui_cookies = []
-    g.authui_cookies.extend(c.serialize() for c in cookies)
+    if cookies:
+        g.setdefault("authui_cookies", []).extend(c.serialize() for c in cookies)
 
 
 async def caller() -> Caller:
-    """The current request, for calls into the core on the app's behalf."""
-    url, headers = _url_and_headers()
-    return Caller(app_state(), await current_config(), url, headers, request.remote_addr)
+    """The current request, for calls into the core on the app's behalf (made once per
+    request)."""
+    store = g._get_current_object()
+    found: Caller | None = store.get("authui_caller")
+    if found is None:
+        url, headers = _url_and_headers()
+        found = Caller(app_state(), await current_config(), url, headers, request.remote_addr)
+        store.authui_caller = found
+    return found
 
 
 async def apply_cookies(response: Response) -> Response:
