@@ -8,7 +8,9 @@ import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from authui.http import Response
+from authui.config import AuthConfig
+from authui.core import Auth
+from authui.http import Request, Response
 from authui.pages.assets import STATIC_PREFIX
 from authui.urls import is_auth_action
 
@@ -72,6 +74,30 @@ def client_host(scope: Mapping[str, Any]) -> str | None:
     """The client's address as the server saw it."""
     client = scope.get("client")
     return str(client[0]) if client else None
+
+
+def scope_request(scope: Mapping[str, Any], url: str, body: bytes) -> Request:
+    """An HTTP request as an authui request, from its scope, its absolute URL and its
+    body (already read)."""
+    return Request.build(
+        scope.get("method", "GET"),
+        url,
+        headers=text_headers(scope),
+        body=body,
+        client=client_host(scope),
+    )
+
+
+async def answer_scope(
+    scope: Mapping[str, Any], receive: Receive, url: str, config: AuthConfig
+) -> Response:
+    """The core's answer to an HTTP request to the auth routes, its body read from
+    ``receive``."""
+    body = await read_body(receive, config.max_body_size)
+    answer = await Auth(scope_request(scope, url, body), config)
+    if not isinstance(answer, Response):
+        raise TypeError("the app's config must not set raw")
+    return answer
 
 
 async def read_body(receive: Receive, limit: int) -> bytes:

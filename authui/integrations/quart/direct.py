@@ -20,17 +20,7 @@ from quart import Quart, signals
 from quart.asgi import ASGIHTTPConnection
 
 from authui.config import AuthConfig
-from authui.core import Auth
-from authui.http import Request as CoreRequest
-from authui.http import Response as CoreResponse
-from authui.integrations.asgi import (
-    client_host,
-    is_own_route,
-    plain_url,
-    read_body,
-    send_response,
-    text_headers,
-)
+from authui.integrations.asgi import answer_scope, is_own_route, plain_url, send_response
 from authui.integrations.quart.state import BLUEPRINT, EXTENSION, apply_cookies
 from authui.integrations.state import Integration
 
@@ -58,17 +48,7 @@ class DirectConnection(ASGIHTTPConnection):
             await super().__call__(receive, send)
             return
         config, url = direct
-        request = CoreRequest.build(
-            self.scope["method"],
-            url,
-            headers=text_headers(self.scope),
-            body=await read_body(receive, config.max_body_size),
-            client=client_host(self.scope),
-        )
-        answer = await Auth(request, config)
-        if not isinstance(answer, CoreResponse):
-            raise TypeError("the app's config must not set raw")
-        await send_response(send, answer)
+        await send_response(send, await answer_scope(self.scope, receive, url, config))
 
 
 def _direct(app: Quart, scope: Mapping[str, Any]) -> tuple[AuthConfig, str] | None:

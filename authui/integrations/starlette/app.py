@@ -11,10 +11,9 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from authui.core import Auth
 from authui.http import Response as CoreResponse
-from authui.integrations.asgi import read_body, send_response
-from authui.integrations.starlette.requests import core_request, starlette_response
+from authui.integrations.asgi import answer_scope, send_response
+from authui.integrations.starlette.requests import starlette_response, url_of
 from authui.integrations.starlette.state import integration_for
 from authui.integrations.state import ConfigSource, Integration
 
@@ -26,11 +25,7 @@ async def answer_request(
 ) -> CoreResponse:
     """The core's answer to a request to the auth routes (its body read from ``receive``)."""
     config = await integration.config_for(connection)
-    body = await read_body(receive, config.max_body_size)
-    answer = await Auth(core_request(connection, body), config)
-    if not isinstance(answer, CoreResponse):
-        raise TypeError("the app's config must not set raw")
-    return answer
+    return await answer_scope(connection.scope, receive, url_of(connection), config)
 
 
 class AuthApp:

@@ -8,7 +8,7 @@ from starlette.responses import Response
 from authui.cookies import Cookie
 from authui.http import Request as CoreRequest
 from authui.http import Response as CoreResponse
-from authui.integrations.asgi import WEB_SCHEMES, client_host, plain_url, text_headers
+from authui.integrations.asgi import WEB_SCHEMES, plain_url, scope_request
 
 
 def url_of(connection: HTTPConnection) -> str:
@@ -24,14 +24,7 @@ def url_of(connection: HTTPConnection) -> str:
 
 def core_request(connection: HTTPConnection, body: bytes) -> CoreRequest:
     """An HTTP request (its body already read) as an authui request."""
-    scope = connection.scope
-    return CoreRequest.build(
-        scope.get("method", "GET"),
-        url_of(connection),
-        headers=text_headers(scope),
-        body=body,
-        client=client_host(scope),
-    )
+    return scope_request(connection.scope, url_of(connection), body)
 
 
 def starlette_response(response: CoreResponse) -> Response:
