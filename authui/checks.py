@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -21,6 +22,7 @@ from authui.errors import (
     MissingWebAuthnAutocomplete,
     UntrustedHost,
 )
+from authui.hosts import host_rules
 from authui.http import Request
 from authui.logger import WarningCode
 from authui.mail.console import is_console
@@ -87,21 +89,51 @@ def assert_config(
 
 
 def host_errors(config: AuthConfig) -> list[AuthError]:
-    """``UntrustedHost`` unless the host is trusted or a fixed URL makes it irrelevant.
+    """``UntrustedHost`` unless the host is trusted (``trust_host``, or listed in
+    ``trusted_hosts``) or a fixed URL makes it irrelevant; and for an allow-list entry
+    that is no host, or a negative ``trusted_proxies``.
 
     Development mode trusts the host unless ``trust_host`` is explicitly false."""
-    if config.trust_host or config.url or (config.trust_host is None and config.development):
-        return []
-    return [
-        UntrustedHost(
-            "Host must be trusted: set AUTH_URL (config.url), or AUTH_TRUST_HOST=true "
-            "(config.trust_host=True) when a proxy or the server sets the Host header"
+    errors: list[AuthError] = []
+    try:
+        host_rules(tuple(config.trusted_hosts))
+    except ValueError as exc:
+        errors.append(UntrustedHost(f"trusted_hosts (AUTH_TRUSTED_HOSTS): {exc}"))
+    if config.trusted_proxies < 0:
+        errors.append(
+            UntrustedHost(
+                "trusted_proxies (AUTH_TRUSTED_PROXIES) is the number of proxies in front "
+                f"of the app: 0 or more, not {config.trusted_proxies}"
+            )
         )
-    ]
+    if not (_host_trusted(config) or config.url or config.trusted_hosts):
+        errors.append(
+            UntrustedHost(
+                "Host must be trusted: set AUTH_URL (config.url), or list the hosts in "
+                "AUTH_TRUSTED_HOSTS (config.trusted_hosts), or AUTH_TRUST_HOST=true "
+                "(config.trust_host=True) when a proxy or the server sets the Host header"
+            )
+        )
+    return errors
+
+
+def _host_trusted(config: AuthConfig) -> bool:
+    return bool(config.trust_host or (config.trust_host is None and config.development))
+
+
+def host_warnings(config: AuthConfig) -> list[WarningCode]:
+    """``any-host-trusted`` when links and redirects would be built from any ``Host``
+    (``trust_host`` with neither ``url`` nor ``trusted_hosts``) outside development mode."""
+    if config.trust_host and not (config.url or config.trusted_hosts or config.development):
+        return ["any-host-trusted"]
+    return []
 
 
 def callback_url_errors(request: Request, cookie_name: str) -> list[AuthError]:
-    """``InvalidCallbackUrl`` for a query parameter or cookie that is no path or http(s) URL."""
+    """``InvalidCallbackUrl`` for a query parameter or cookie that is no path or http(s) URL.
+
+    Auth.js's check. For a request, it is the client's error: the core answers the
+    parameter with 400 and replaces the cookie (``authui.core``)."""
     errors: list[AuthError] = []
     query_url = request.query.get("callbackUrl")
     if query_url and not is_valid_callback_url(query_url):
@@ -134,6 +166,7 @@ def static_check(config: AuthConfig) -> ConfigCheck:
         for p in config.providers
     ):
         warnings.append("console-email")
+    warnings.extend(host_warnings(config))
     return ConfigCheck(errors, warnings)
 
 
@@ -166,8 +199,9 @@ def _provider_errors(config: AuthConfig) -> list[AuthError]:
 
 
 def webauthn_errors(config: AuthConfig) -> list[AuthError]:
-    """Passkey providers: the experimental flag, an adapter, one conditional UI at most,
-    and an autofill field (``autocomplete`` with ``webauthn``) where it is on."""
+    """Passkey providers: the experimental flag, the ``webauthn`` package (py_webauthn, the
+    ``authui[webauthn]`` extra), an adapter, one conditional UI at most, and an autofill
+    field (``autocomplete`` with ``webauthn``) where it is on."""
     passkeys = [p for p in config.providers if isinstance(p, WebAuthnProvider)]
     if not passkeys:
         return []
@@ -176,6 +210,13 @@ def webauthn_errors(config: AuthConfig) -> list[AuthError]:
         errors.append(
             ExperimentalFeatureNotEnabled(
                 "Passkeys are experimental: set Experimental(enable_webauthn=True)"
+            )
+        )
+    if importlib.util.find_spec("webauthn") is None:
+        errors.append(
+            InvalidProvider(
+                f"Passkey provider {passkeys[0].id!r} needs the webauthn package (py_webauthn), "
+                "which is not installed: pip install 'authui[webauthn]'"
             )
         )
     if config.adapter is None:
@@ -288,8 +329,11 @@ WEBAUTHN_METHODS = (
     "create_authenticator",
     "list_authenticators_by_user_id",
     "update_authenticator_counter",
+    "create_challenge",
+    "use_challenge",
 )
-"""What passkeys need from an adapter."""
+"""What passkeys need from an adapter (``create_challenge`` and ``use_challenge`` make each
+ceremony's challenge single-use across processes)."""
 
 OAUTH_USER_METHODS = (
     "get_user_by_account",

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from authui.cookies import CookieOverride
 from authui.logger import Logger
 from authui.providers.base import Provider
+from authui.throttle import Throttle
 
 Maybe = Awaitable[Any] | Any
 Callback = Callable[..., Any]
@@ -192,7 +193,17 @@ class AuthConfig:
         url: The public URL of the auth routes (``AUTH_URL``). When set, its origin is used
             instead of the request's host, which makes the Host header irrelevant.
         trust_host: Trust the request's host for building URLs. Needed when ``url`` is not
-            set; only safe when a proxy or the server sets the host.
+            set; only safe when a proxy or the server sets the host, or with
+            ``trusted_hosts``.
+        trusted_hosts: The hosts the app answers for (``AUTH_TRUSTED_HOSTS``, comma-
+            separated): ``example.com``, ``.example.com`` for it and its subdomains,
+            ``example.com:8443`` for one port only. A request for any other host is
+            answered with 400 and nothing is built from it. Listing hosts trusts them:
+            ``trust_host`` need not be set.
+        trusted_proxies: How many proxies stand in front of the app
+            (``AUTH_TRUSTED_PROXIES``). With ``n``, the ``n``-th entry from the right of
+            ``X-Forwarded-For``, ``X-Forwarded-Host`` and ``X-Forwarded-Proto`` is believed
+            (Werkzeug's ``ProxyFix`` count); with 0, those headers are ignored.
         use_secure_cookies: ``__Secure-`` cookies with the ``Secure`` flag; defaults to
             whether the request is HTTPS.
         session: Session strategy and lifetimes.
@@ -207,14 +218,20 @@ class AuthConfig:
         redirect_proxy_url: Base URL of a redirect proxy for OAuth callbacks
             (``AUTH_REDIRECT_PROXY_URL``).
         debug: Log debug messages (they include user data; not for production).
-        logger: Where messages go; defaults to the ``authui`` Python logger.
-        development: Development mode: without a secret, make one up (loudly) instead of
-            refusing to start.
+        logger: Where messages go: an object with some of the levels of
+            ``authui.logger.FullLogger`` (``error``, ``warn``, ``debug``, ``info``,
+            ``warning``); the levels it lacks, or all without one, go to the ``authui``
+            Python logger.
+        development: Development mode: without a secret, use one random secret per process
+            (``authui.options.development_secret()``, shared by every configuration of the
+            process; loudly) instead of refusing to start.
         experimental: Experimental features.
         skip_csrf_check: ``skip_csrf_check`` turns CSRF checks off (integrations only).
         raw: ``raw`` makes ``authui.Auth`` return an
             ``InternalResponse`` (integrations only).
         max_body_size: Larger request bodies are refused with 413.
+        throttle: Limits on sign-in attempts per account and per client (see
+            ``authui.throttle.Throttle``); ``None`` turns them off.
     """
 
     providers: Sequence[Provider] = ()
@@ -223,6 +240,8 @@ class AuthConfig:
     base_path: str | None = None
     url: str | None = None
     trust_host: bool | None = None
+    trusted_hosts: Sequence[str] = ()
+    trusted_proxies: int = 0
     use_secure_cookies: bool | None = None
     session: SessionOptions = field(default_factory=SessionOptions)
     jwt: JWTOptions = field(default_factory=JWTOptions)
@@ -239,3 +258,4 @@ class AuthConfig:
     skip_csrf_check: SkipCSRFCheck | None = None
     raw: Raw | None = None
     max_body_size: int = 64 * 1024
+    throttle: Throttle | None = field(default_factory=Throttle)

@@ -12,19 +12,46 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from authui import htmx
 from authui.actions import dispatch
+from authui.actions.audit import sign_in_refused
 from authui.actions.callback import inline_error
+from authui.actions.csrf_token import NO_CACHE
+from authui.actions.pages import signin_answer, signin_page
 from authui.callbacks import invoke
-from authui.checks import callback_url_errors
 from authui.config import AuthConfig
 from authui.context import Context
 from authui.cookies import Cookie
 from authui.csrf import CsrfState, create_csrf_state
-from authui.errors import AuthError, CodedSignInError, ErrorPageLoop, UnknownAction
-from authui.http import BadRequestBody, InternalResponse, JSONValue, Request, Response
+from authui.errors import (
+    AuthError,
+    BadRequest,
+    CodedSignInError,
+    ErrorPageLoop,
+    InvalidCallbackUrl,
+    InvalidHost,
+    ServiceUnavailable,
+    UnknownAction,
+)
+from authui.hosts import request_origin
+from authui.http import (
+    BadRequestBody,
+    InternalResponse,
+    JSONValue,
+    Request,
+    Response,
+    wants_page,
+)
 from authui.options import Options, resolve
+from authui.pages import error_message
 from authui.pages.assets import CACHE_FOREVER, STATIC_PREFIX
+from authui.proxies import public_url
 from authui.sessions import strategy_for
-from authui.urls import ACTIONS_WITH_PROVIDER, is_auth_action, origin_of, safe_url
+from authui.urls import (
+    ACTIONS_WITH_PROVIDER,
+    is_auth_action,
+    is_valid_callback_url,
+    origin_of,
+    safe_url,
+)
 
 RETURN_REDIRECT = "x-auth-return-redirect"
 JSON_HEADER = ("Content-Type", "application/json")
@@ -33,6 +60,8 @@ NO_CSRF = CsrfState(token="", verified=False, cookie_value=None)
 """The CSRF state of a session read on the app's behalf: nothing to check or issue."""
 _JSON_BODY = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 """Compact JSON as ``JSON.stringify`` writes it."""
+INVALID_HOST_MESSAGE = "This site does not answer for the host this request was sent to."
+INVALID_CALLBACK_URL_MESSAGE = "The callbackUrl must be a path or an absolute http(s) URL."
 CONFIG_ERROR_MESSAGE = (
     "There was a problem with the server configuration. Check the server logs for more information."
 )
@@ -69,13 +98,14 @@ async def session_of(request: Request, config: AuthConfig) -> tuple[JSONValue, l
     session cookies to send back; for integrations reading the session on the app's behalf.
 
     Only the session check runs: no CSRF token, no callback URL, nothing serialised. A
-    broken configuration or an unusable request URL reads as no session (the first is
-    logged, as the routes log it).
+    broken configuration, an unusable request URL or an outage of the database reads as no
+    session (the first and the last are logged, as the routes log them; the cookie is
+    kept, so the session is back with the database).
     """
     options = resolve(config)
     try:
-        url, origin = _effective_url(request.url, options)
-    except ValueError:
+        url, origin = _effective_url(request, options)
+    except InvalidHost:
         return None, []
     problems = options.config_errors
     if problems:
@@ -93,7 +123,11 @@ async def session_of(request: Request, config: AuthConfig) -> tuple[JSONValue, l
         csrf=NO_CSRF,
         callback_url=origin,
     )
-    return await strategy_for(options).read(ctx)
+    try:
+        return await strategy_for(options).read(ctx)
+    except ServiceUnavailable as outage:
+        options.logger.error(outage)
+        return None, []
 
 
 def _json(status: int, data: object) -> InternalResponse:
@@ -104,16 +138,18 @@ async def _handle(request: Request, options: Options) -> InternalResponse:
     config = options.config
     logger = options.logger
     try:
-        url, origin = _effective_url(request.url, options)
+        url, origin = _effective_url(request, options)
+    except InvalidHost as error:
+        logger.error(error)
+        return _invalid_host(request, options)
+    try:
         path = urlsplit(url).path
         if path.startswith(options.base_path + STATIC_PREFIX) and request.method == "GET":
             return _static_file(path[len(options.base_path + STATIC_PREFIX) :], options)
         action, provider_id = _parse_path(path, request.method, options.base_path)
     except UnknownAction as error:
         logger.error(error)
-        return _json(400, "Bad request.")
-    except ValueError:
-        return _json(400, {"message": "The request URL is malformed."})
+        return _unroutable(request, options, origin)
     if len(request.body) > config.max_body_size:
         return _json(413, {"message": "The request body is too large."})
     try:
@@ -123,7 +159,6 @@ async def _handle(request: Request, options: Options) -> InternalResponse:
 
     cookies = options.cookies(url)
     problems = options.config_errors
-    problems += callback_url_errors(request, cookies.callback_url.name)
     if problems:
         if problems[0] is not options.static_error:
             logger.error(problems[0])
@@ -173,20 +208,34 @@ def _static_file(served_name: str, options: Options) -> InternalResponse:
     )
 
 
-def _effective_url(url: str, options: Options) -> tuple[str, str]:
-    """The request URL, with the origin of ``AUTH_URL`` when one is configured, and that
+def _effective_url(request: Request, options: Options) -> tuple[str, str]:
+    """The request URL as the client asked for it (scheme and host as trusted proxies
+    forwarded them), with the origin of ``AUTH_URL`` when one is configured; and that
     URL's origin.
 
     Raises:
-        ValueError: ``url`` is not an absolute http(s) URL with a valid host and port.
+        InvalidHost: The host is not valid, or not in ``trusted_hosts``; or the scheme is
+            not http(s).
     """
-    origin = origin_of(url)  # validates scheme, host and port
+    url = public_url(request.url, request.headers, options.config.trusted_proxies)
+    origin = request_origin(url, options.trusted_hosts)
     if options.fixed_origin is None:
         return url, origin
     parts = urlsplit(url)
     fixed = urlsplit(options.fixed_origin)
     effective = urlunsplit((fixed.scheme, fixed.netloc, parts.path, parts.query, ""))
     return effective, options.fixed_origin
+
+
+def _invalid_host(request: Request, options: Options) -> InternalResponse:
+    """The 400 answer to a request for a host that is invalid or not trusted, with nothing
+    built from that host (no link, no cookie): as for a request naming no action, the
+    error page for a browser (its ``Accept`` names ``text/html``), JSON for any other
+    client."""
+    accept, content_type = request.headers.get("accept"), request.headers.get("content-type")
+    if RETURN_REDIRECT in request.headers or not wants_page(accept, content_type):
+        return _json(400, {"message": INVALID_HOST_MESSAGE})
+    return options.renderer.error_page(InvalidHost.type, sign_in_url=None)
 
 
 def _parse_path(path: str, method: str, base_path: str) -> tuple[str, str | None]:
@@ -208,13 +257,26 @@ def _parse_path(path: str, method: str, base_path: str) -> tuple[str, str | None
 
 
 async def _init(ctx: Context) -> None:
-    """Queue the CSRF cookie and resolve the callback URL (body, query, then cookie)."""
+    """Queue the CSRF cookie and resolve the callback URL (body, query, then cookie).
+
+    A ``callbackUrl`` query parameter or cookie that is neither a path nor an http(s) URL
+    is the client's error and is passed over: the cookie is replaced, and the parameter
+    refuses the request once the cookies are queued (``_refuse_callback_url``).
+
+    Raises:
+        InvalidCallbackUrl: The query parameter is no path or http(s) URL.
+    """
     options = ctx.options
     if ctx.csrf.cookie_value is not None:
         option = ctx.cookies.csrf_token
         ctx.set_cookies.append(Cookie(option.name, ctx.csrf.cookie_value, option.options))
-    requested = ctx.body.get("callbackUrl") or ctx.query.get("callbackUrl")
+    query_value = ctx.query.get("callbackUrl")
+    refused = bool(query_value and not is_valid_callback_url(query_value))
+    requested = ctx.body.get("callbackUrl") or (None if refused else query_value)
     cookie_value = ctx.request.cookies.get(ctx.cookies.callback_url.name)
+    if cookie_value and not is_valid_callback_url(cookie_value):
+        options.logger.error(InvalidCallbackUrl("Invalid callback URL in the cookie: replaced"))
+        cookie_value = None
     callback_url = ctx.origin
     candidate = requested if isinstance(requested, str) and requested else cookie_value
     if candidate:
@@ -225,6 +287,8 @@ async def _init(ctx: Context) -> None:
     if ctx.callback_url != cookie_value:
         option = ctx.cookies.callback_url
         ctx.set_cookies.append(Cookie(option.name, ctx.callback_url, option.options))
+    if refused:
+        raise InvalidCallbackUrl("Invalid callback URL in the query")
 
 
 def to_response(internal: InternalResponse, *, return_redirect: bool = False) -> Response:
@@ -278,15 +342,14 @@ def _error_response(ctx: Context, exc: Exception) -> InternalResponse:
     """Log an action's failure and send the user to the page its kind names (§2.7)."""
     error = exc if isinstance(exc, AuthError) else AuthError(cause={"err": exc})
     ctx.options.logger.error(error)
+    sign_in_refused(ctx, error)
     return_redirect = RETURN_REDIRECT in ctx.request.headers
     if ctx.options.config.raw is not None and isinstance(exc, AuthError) and not return_redirect:
         raise exc
-    if ctx.method == "POST" and ctx.action == "session":
-        return _json(400, None)
-    if htmx.is_htmx(ctx.request) and not return_redirect:
-        inline = inline_error(ctx, error)
-        if inline is not None:
-            return htmx.fragment(inline)
+    if isinstance(error, UnknownAction):
+        return _unroutable(ctx.request, ctx.options, ctx.origin)
+    if isinstance(error, InvalidCallbackUrl):
+        return _refuse_callback_url(ctx)
     params = {"error": error.type if error.client_safe else "Configuration"}
     if isinstance(error, CodedSignInError):
         params["code"] = error.code
@@ -294,6 +357,87 @@ def _error_response(ctx: Context, exc: Exception) -> InternalResponse:
     custom = pages.sign_in if error.kind == "signIn" else pages.error
     path = custom or f"{ctx.options.base_path}/{error.kind.lower()}"
     url = _with_query(ctx.origin + path, params)
+    if error.status is not None and error.client_safe:
+        return _answer_now(ctx, error, url, custom=custom is not None)
+    if ctx.method == "POST" and ctx.action == "session":
+        return _json(400, None)
+    if htmx.is_htmx(ctx.request) and not return_redirect:
+        inline = inline_error(ctx, error)
+        if inline is not None:
+            return htmx.fragment(inline)
     answer = _json(200, {"url": url}) if return_redirect else InternalResponse(redirect=url)
     answer.cookies = list(ctx.spent_cookies)
     return answer
+
+
+def _answer_now(ctx: Context, error: AuthError, url: str, *, custom: bool) -> InternalResponse:
+    """An error with a status of its own (400, 429, 503), answered on the spot rather than
+    by a redirect that would lose the status: ``{"url"}`` for API clients, ``null`` from
+    the session endpoint (a JSON one: next-auth's ``getSession`` reads any answer that is
+    not OK as no session), the form for htmx (else ``HX-Redirect`` to the page), else the
+    built-in page; the app's own page is reached by a redirect.
+    ``Retry-After`` goes with every form of it."""
+    assert error.status is not None
+    status = error.status
+    if RETURN_REDIRECT in ctx.request.headers:
+        answer = _json(status, {"url": url})
+    elif ctx.action == "session":
+        answer = _json(status, None)
+        answer.headers += NO_CACHE
+    elif htmx.is_htmx(ctx.request) and (inline := inline_error(ctx, error)) is not None:
+        answer = htmx.fragment(inline)
+        answer.status = status
+    elif htmx.is_htmx(ctx.request):  # htmx swaps in no error answer: the browser goes there
+        answer = htmx.redirect(InternalResponse(redirect=url))
+        answer.status = status
+    elif custom:
+        answer = InternalResponse(redirect=url)
+    elif error.kind == "signIn":
+        answer = signin_page(ctx, error_message(error), status)
+    else:
+        answer = ctx.options.renderer.error_page(
+            error.type, sign_in_url=ctx.action_url("signin"), site_url=ctx.origin
+        )
+        answer.status = status
+    if error.retry_after is not None:
+        answer.headers.append(("Retry-After", str(error.retry_after)))
+    answer.cookies = [*ctx.spent_cookies, *ctx.set_cookies]
+    return answer
+
+
+def _unroutable(request: Request, options: Options, origin: str) -> InternalResponse:
+    """The 400 answer to a request that names no action authui has (an unknown action,
+    method or path, a provider where the action takes none): there is no action to go by,
+    so a browser (its ``Accept`` names ``text/html``) gets the ``BadRequest`` page and any
+    other client Auth.js's JSON ``"Bad request."``. No cookie is set."""
+    accept, content_type = request.headers.get("accept"), request.headers.get("content-type")
+    if RETURN_REDIRECT in request.headers or not wants_page(accept, content_type):
+        return _json(400, "Bad request.")
+    return _bad_request_page(options, origin)
+
+
+def _refuse_callback_url(ctx: Context) -> InternalResponse:
+    """The 400 answer to a ``callbackUrl`` query parameter that is no path or http(s) URL,
+    for a GET of a page action as for configuration errors: the sign-in page still (the
+    parameter passed over, so the user can sign in), the ``BadRequest`` page for the other
+    pages; JSON for every other request."""
+    if (
+        ctx.method != "GET"
+        or ctx.action not in PAGE_ACTIONS
+        or RETURN_REDIRECT in ctx.request.headers
+    ):
+        answer = _json(400, {"message": INVALID_CALLBACK_URL_MESSAGE})
+    elif ctx.action == "signin" and ctx.provider_id is None:
+        answer = signin_answer(ctx, status=400)
+    else:
+        answer = _bad_request_page(ctx.options, ctx.origin)
+    answer.cookies = [*ctx.spent_cookies, *ctx.set_cookies]
+    return answer
+
+
+def _bad_request_page(options: Options, origin: str) -> InternalResponse:
+    """The ``BadRequest`` error page (400), or a redirect to the app's own error page."""
+    custom = options.config.pages.error
+    if custom:
+        return InternalResponse(redirect=_with_query(origin + custom, {"error": BadRequest.type}))
+    return options.renderer.error_page(BadRequest.type, sign_in_url=None, site_url=origin)

@@ -44,6 +44,24 @@ def env_secrets(env: Mapping[str, str]) -> list[str]:
     return [env[name] for name in names if env.get(name)]
 
 
+def _env_list(value: str | None) -> tuple[str, ...]:
+    """A comma-separated list, blanks dropped."""
+    return tuple(item.strip() for item in (value or "").split(",") if item.strip())
+
+
+def _env_count(value: str | None) -> int:
+    """A whole number of things (0 when unset)."""
+    text = (value or "").strip()
+    if not text:
+        return 0
+    if not (text.isascii() and text.isdigit()):
+        raise ValueError(
+            f"AUTH_TRUSTED_PROXIES must be the number of proxies in front of the app "
+            f"(0, 1, 2, ...), not {value!r}"
+        )
+    return int(text)
+
+
 def provider_env_prefix(provider_id: str) -> str:
     """``AUTH_<ID>_``: the provider id upper-cased, ``-`` turned into ``_``."""
     return f"AUTH_{provider_id.upper().replace('-', '_')}_"
@@ -81,6 +99,8 @@ def set_env_defaults(
     - ``url`` ← ``AUTH_URL``; ``base_path`` ← the path of ``AUTH_URL``, else ``/auth``.
     - ``trust_host`` ← true when ``AUTH_URL`` is set, else ``AUTH_TRUST_HOST`` read as a
       boolean word, else the development flag.
+    - ``trusted_hosts`` ← ``AUTH_TRUSTED_HOSTS``, comma-separated, when the config lists none.
+    - ``trusted_proxies`` ← ``AUTH_TRUSTED_PROXIES`` (a whole number) when the config's is 0.
     - ``development`` ← ``AUTH_DEVELOPMENT`` when it is a true word.
     - ``redirect_proxy_url`` ← ``AUTH_REDIRECT_PROXY_URL``.
     - each provider's ``client_id``/``client_secret``/``issuer``/``api_key`` ←
@@ -92,6 +112,9 @@ def set_env_defaults(
         config: The configuration to complete.
         suppress_base_path_warning: Do not warn when both ``AUTH_URL`` has a path and
             ``base_path`` is set.
+
+    Raises:
+        ValueError: ``AUTH_TRUSTED_PROXIES`` is not a whole number.
     """
     logger: Logger = config.logger or StandardLogger()
     url = config.url or env.get("AUTH_URL") or None
@@ -118,6 +141,8 @@ def set_env_defaults(
         url=url,
         base_path=base_path or DEFAULT_BASE_PATH,
         trust_host=trust_host,
+        trusted_hosts=config.trusted_hosts or _env_list(env.get("AUTH_TRUSTED_HOSTS")),
+        trusted_proxies=config.trusted_proxies or _env_count(env.get("AUTH_TRUSTED_PROXIES")),
         development=development,
         redirect_proxy_url=config.redirect_proxy_url or env.get("AUTH_REDIRECT_PROXY_URL") or None,
         providers=tuple(_with_env_credentials(p, env) for p in config.providers),

@@ -30,6 +30,15 @@ class AuthError(Exception):
     type: ClassVar[str] = "AuthError"
     kind: ClassVar[ErrorKind] = "error"
     client_safe: ClassVar[bool] = False
+    status: ClassVar[int | None] = None
+    """An HTTP status the error is answered with on the spot (its page, or JSON for API
+    clients) instead of a redirect to its page: 400 for a client's bad request, 429 for
+    throttling, 503 for an outage. ``None``: the usual redirect to the error's page."""
+    retry_after: int | None = None
+    """Seconds after which trying again may succeed; sent as ``Retry-After``."""
+    errors: tuple[AuthError, ...] = ()
+    """On the error ``validate_config`` raises: every configuration problem it found, this
+    error's own first (its message lists them all)."""
 
     def __init__(self, message: str | None = None, *, cause: dict[str, Any] | None = None):
         self.cause: dict[str, Any] = dict(cause or {})
@@ -61,9 +70,14 @@ class AccessDenied(AuthError):
 
 
 class AdapterError(AuthError):
-    """An adapter method raised; the original error is in ``cause["err"]``."""
+    """An adapter method failed for another reason than an outage (which is
+    ``ServiceUnavailable``): a refused write, a schema that does not match, a bug. The
+    driver's exception is the error's ``__cause__``; ``cause["method"]`` names the method.
+    Client-safe: the user is told that the request could not be completed, not that the
+    server is misconfigured."""
 
     type = "AdapterError"
+    client_safe = True
 
 
 class CallbackRouteError(AuthError):
@@ -205,9 +219,9 @@ class OAuthSignInError(SignInError):
 
 class EmailSignInError(CodedSignInError):
     """A sign-in email was not sent: the address is not valid (``code`` ``invalid_email``),
-    too many links were asked for (``rate_limited``), or the mail service failed
-    (``send_failed``). ``code`` is added to the sign-in page's URL, like
-    ``CredentialsSignin``'s.
+    or the mail service refused it (``send_failed``). ``code`` is added to the sign-in
+    page's URL, like ``CredentialsSignin``'s. Too many requests are ``TooManyAttempts``;
+    a mail service that cannot be reached is ``ServiceUnavailable``.
     """
 
     type = "EmailSignInError"
@@ -284,10 +298,70 @@ class WebAuthnVerificationError(AuthError):
     client_safe = True
 
 
+class PasskeyAlreadyRegistered(AuthError):
+    """A passkey registration brought a credential this site has stored already (its
+    authenticator ignored the list of passkeys to exclude, or a registration was sent
+    twice). Nothing is stored; the user signs in with that passkey instead."""
+
+    type = "PasskeyAlreadyRegistered"
+    client_safe = True
+
+
 class ExperimentalFeatureNotEnabled(AuthError):
     """An experimental feature is used without its ``experimental`` flag."""
 
     type = "ExperimentalFeatureNotEnabled"
+
+
+class TooManyAttempts(SignInError):
+    """A sign-in path is throttled for this account or client: answered with 429 and
+    ``Retry-After`` (its ``retry_after``), the sign-in page showing when to try again.
+
+    Args:
+        message: For the server log.
+        retry_after: Seconds until the limit's window ends.
+    """
+
+    type = "TooManyAttempts"
+    client_safe = True
+    status = 429
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        retry_after: int = 60,
+        cause: dict[str, Any] | None = None,
+    ):
+        super().__init__(message, cause=cause)
+        self.retry_after = max(1, retry_after)
+
+
+class ServiceUnavailable(AuthError):
+    """A service authui depends on (the database, the mail service) is unreachable: an
+    outage, not a configuration error. Answered with 503 and ``Retry-After``."""
+
+    type = "ServiceUnavailable"
+    client_safe = True
+    status = 503
+    retry_after = 30
+
+
+class BadRequest(AuthError):
+    """The client sent a request authui cannot serve (an unknown action, a malformed
+    ``callbackUrl``): answered with 400, a page for browsers and JSON for API clients."""
+
+    type = "BadRequest"
+    client_safe = True
+    status = 400
+
+
+class InvalidHost(BadRequest):
+    """The request's ``Host`` (or, from a trusted proxy, ``X-Forwarded-Host``) is not a
+    valid host, or not one of ``trusted_hosts``: answered with 400, and nothing is built
+    from it (no link, no redirect, no cookie)."""
+
+    type = "InvalidHost"
 
 
 ERROR_TYPES: tuple[type[AuthError], ...] = (
@@ -295,6 +369,7 @@ ERROR_TYPES: tuple[type[AuthError], ...] = (
     AccessDenied,
     AccountNotLinked,
     AdapterError,
+    BadRequest,
     CallbackRouteError,
     CredentialsSignin,
     DuplicateConditionalUI,
@@ -305,6 +380,7 @@ ERROR_TYPES: tuple[type[AuthError], ...] = (
     InvalidCallbackUrl,
     InvalidCheck,
     InvalidEndpoints,
+    InvalidHost,
     InvalidProvider,
     JWTSessionError,
     MissingAdapter,
@@ -317,9 +393,12 @@ ERROR_TYPES: tuple[type[AuthError], ...] = (
     OAuthCallbackError,
     OAuthProfileParseError,
     OAuthSignInError,
+    PasskeyAlreadyRegistered,
+    ServiceUnavailable,
     SessionTokenError,
     SignInError,
     SignOutError,
+    TooManyAttempts,
     UnknownAction,
     UnsupportedStrategy,
     UntrustedHost,

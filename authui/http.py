@@ -260,3 +260,11 @@ class Response:
     def data(self) -> JSONValue:
         """The body parsed as JSON."""
         return json.loads(self.body)
+
+
+def wants_page(accept: str | None, content_type: str | None) -> bool:
+    """Whether the caller is a browser loading a page: it accepts HTML and sends no JSON
+    (given its ``Accept`` and ``Content-Type`` headers)."""
+    if "json" in (content_type or "").lower():
+        return False
+    return "text/html" in (accept or "").lower()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import secrets
 import weakref
 from collections.abc import Callable, Mapping
@@ -17,7 +18,8 @@ from authui.config import AuthConfig, Theme
 from authui.cookies import CookieTable, cookie_table
 from authui.env import DEFAULT_BASE_PATH
 from authui.errors import AuthError, InvalidProvider
-from authui.logger import FilteredLogger, Logger, StandardLogger
+from authui.hosts import HostRule, host_rules
+from authui.logger import FilteredLogger, FullLogger, StandardLogger, show_debug_output
 from authui.pages import PageRenderer
 from authui.pages.packs import UnknownThemePack
 from authui.providers.base import Provider
@@ -30,7 +32,7 @@ class Options:
 
     config: AuthConfig
     keys: tuple[str, ...]
-    logger: Logger
+    logger: FullLogger
     base_path: str
     providers: Mapping[str, Provider]
     strategy: str
@@ -41,6 +43,8 @@ class Options:
     host_error: AuthError | None
     """``UntrustedHost`` when the configuration trusts no host (logged per request)."""
     fixed_origin: str | None
+    trusted_hosts: tuple[HostRule, ...]
+    """``trusted_hosts`` parsed; empty: any host (when the host is trusted at all)."""
     jwt_callback: Callable[..., Any]
     session_callback: Callable[..., Any]
     sign_in_callback: Callable[..., Any]
@@ -87,13 +91,21 @@ def resolve(config: AuthConfig) -> Options:
     """The resolved options of ``config``; computed and checked at the first call only.
 
     Configuration errors and warnings are logged once, here. In development mode a missing
-    secret is replaced by a random one, with a loud warning.
+    secret is replaced by the process's development secret, with a loud warning.
     """
     options = _resolved.get(config)
     if options is None:
         options = _build(config)
         _resolved[config] = options
     return options
+
+
+@functools.cache
+def development_secret() -> str:
+    """The secret of development mode without one: random, made once per process, so that
+    every configuration the process builds (a lazy configuration makes one per request)
+    reads the cookies the others wrote."""
+    return secrets.token_urlsafe(32)
 
 
 def _build(config: AuthConfig) -> Options:
@@ -105,6 +117,8 @@ def _build(config: AuthConfig) -> Options:
             url_error = AuthError(str(exc))
             config = dataclasses.replace(config, adapter=None)
     logger = FilteredLogger(config.logger or StandardLogger(), config.debug)
+    if config.debug:
+        show_debug_output()
     check = static_check(config)
     keys = [config.secret] if isinstance(config.secret, str) else list(config.secret or ())
     keys = [k for k in keys if k]
@@ -113,7 +127,7 @@ def _build(config: AuthConfig) -> Options:
         errors.insert(0, url_error)
     warnings = list(check.warnings)
     if not keys and config.development:
-        keys = [secrets.token_urlsafe(32)]
+        keys = [development_secret()]
         warnings.insert(0, "dev-secret-generated")
     try:
         secure = cookie_table(True, config.cookies)
@@ -127,6 +141,10 @@ def _build(config: AuthConfig) -> Options:
             fixed_origin = origin_of(config.url)
         except ValueError:
             errors.append(AuthError(f"AUTH_URL is not an absolute http(s) URL: {config.url!r}"))
+    try:
+        trusted_hosts = host_rules(tuple(config.trusted_hosts))
+    except ValueError:
+        trusted_hosts = ()  # host_errors reports the entry, and every request is refused
     base_path = "/" + (config.base_path or DEFAULT_BASE_PATH).strip("/")
     try:
         renderer = PageRenderer(config.theme, base_path)
@@ -151,6 +169,7 @@ def _build(config: AuthConfig) -> Options:
         static_check=ConfigCheck(errors, warnings),
         host_error=next(iter(host_errors(config)), None),
         fixed_origin=fixed_origin,
+        trusted_hosts=trusted_hosts,
         jwt_callback=callbacks.jwt or default_jwt,
         session_callback=callbacks.session or default_session,
         sign_in_callback=callbacks.sign_in or default_sign_in,
@@ -161,18 +180,37 @@ def _build(config: AuthConfig) -> Options:
 
 
 def validate_config(config: AuthConfig) -> None:
-    """Resolve ``config`` now and raise its first configuration error.
+    """Resolve ``config`` now and raise one error reporting every configuration problem.
 
     Call it when the app starts (integrations do), so that a broken configuration, such as
     a missing secret outside development mode or an untrusted host, stops the app at once
-    instead of answering every request with a configuration error. Warnings are logged.
+    instead of answering every request with a configuration error, and names all that is
+    wrong in one go rather than one problem per restart. Warnings are logged.
 
     Raises:
-        AuthError: The first configuration error, e.g. ``MissingSecret``.
+        AuthError: Of the first problem's type (``except MissingSecret`` works), its message
+            listing every problem, each in ``errors``.
     """
-    error = next(iter(host_errors(config)), None) or resolve(config).static_error
-    if error is not None:
-        raise error
+    errors = [*host_errors(config), *resolve(config).static_check.errors]
+    if errors:
+        raise _reporting_all(errors)
+
+
+def _reporting_all(errors: list[AuthError]) -> AuthError:
+    """A copy of the first error whose message lists them all, kept in ``errors``."""
+    first = errors[0]
+    combined = type(first).__new__(type(first))
+    vars(combined).update(vars(first))
+    combined.__cause__ = first.__cause__
+    combined.errors = tuple(errors)
+    if len(errors) > 1:
+        combined.detail = f"{len(errors)} configuration problems:" + "".join(
+            f"\n  - {error.type}: {error}" for error in errors
+        )
+        combined.args = (combined.detail,)
+    else:
+        combined.args = first.args
+    return combined
 
 
 async def aclose(config: AuthConfig) -> None:

@@ -8,6 +8,9 @@ from functools import lru_cache
 from typing import Any, Literal, TypeGuard, get_args
 from urllib.parse import quote, urlsplit
 
+from authui.hosts import DEFAULT_PORTS, host_rules, origin, request_origin, split_host
+from authui.proxies import public_url
+
 AuthAction = Literal[
     "callback",
     "csrf",
@@ -32,24 +35,22 @@ def is_auth_action(action: str) -> TypeGuard[AuthAction]:
 
 @lru_cache(maxsize=256)
 def origin_of(url: str) -> str:
-    """``scheme://host[:port]`` of an absolute URL, lower-cased as browsers compare them.
+    """``scheme://host[:port]`` of an absolute URL, lower-cased as browsers compare them,
+    an internationalised name in its ``xn--`` form.
 
     Every request asks it of the same few URLs, so the last 256 answers are kept (as
     ``urlsplit`` keeps its own); a URL it refuses is not kept.
 
     Raises:
-        ValueError: ``url`` is not an absolute http(s) URL.
+        ValueError: ``url`` is not an absolute http(s) URL with a valid host and port
+            (see ``authui.hosts``).
     """
     # Browsers read "\\" as "/" in http(s) URLs; urlsplit does not.
     parts = urlsplit(url.replace("\\", "/"))
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    if parts.scheme not in DEFAULT_PORTS:
         raise ValueError(f"not an absolute http(s) URL: {url!r}")
-    port = parts.port  # raises ValueError for a bad port
-    default = {"http": 80, "https": 443}[parts.scheme]
-    host = parts.hostname
-    if ":" in host:
-        host = f"[{host}]"
-    return f"{parts.scheme}://{host}" + (f":{port}" if port and port != default else "")
+    host, port = split_host(parts.netloc.rpartition("@")[2], unicode=True)
+    return origin(parts.scheme, host, port)
 
 
 _URL_SAFE = "!#$%&'()*+,-./:;=?@[]~_"
@@ -100,21 +101,26 @@ def create_action_url(
 ) -> str:
     """The absolute URL of an action, as the server-side helpers need it.
 
-    ``AUTH_URL`` (or the older ``NEXTAUTH_URL``) wins when set. Otherwise the origin is built
-    from the request headers:
-    ``X-Forwarded-Proto``/``X-Forwarded-Host`` only when ``config.trust_host`` is true (a
-    forged header must not steer redirects), else the protocol and ``Host``.
+    ``config.url``, else ``AUTH_URL`` (or the older ``NEXTAUTH_URL``), wins when set.
+    Otherwise the origin is the request's: the ``Host`` header and ``protocol``, or
+    ``X-Forwarded-Host``/``X-Forwarded-Proto`` as the proxies ``config.trusted_proxies``
+    counts wrote them (see ``authui.proxies``; a client's forged header must not steer
+    links). That host must be valid and, with ``config.trusted_hosts``, on the list.
 
     Args:
         action: The action name (``"signin"``, ``"session"``, …).
         protocol: ``"http"`` or ``"https"`` (with or without ``:``); default https.
         headers: The request headers (case-insensitive mapping).
         env: The environment, usually ``os.environ``.
-        config: An ``AuthConfig`` (``base_path``, ``trust_host`` and
-            ``logger`` are read).
+        config: An ``AuthConfig`` (``url``, ``base_path``, ``trusted_hosts``,
+            ``trusted_proxies`` and ``logger`` are read).
+
+    Raises:
+        InvalidHost: The request's host is invalid, or not in ``config.trusted_hosts``.
+        ValueError: ``config.trusted_hosts`` has an entry that is no host.
     """
     base_path = (getattr(config, "base_path", None) or "").strip("/")
-    env_url = env.get("AUTH_URL") or env.get("NEXTAUTH_URL")
+    env_url = getattr(config, "url", None) or env.get("AUTH_URL") or env.get("NEXTAUTH_URL")
     if env_url:
         parts = urlsplit(env_url)
         env_path = parts.path.strip("/")
@@ -125,11 +131,10 @@ def create_action_url(
         path = base_path if base_path else env_path
         origin = origin_of(env_url)
     else:
-        trusted = bool(getattr(config, "trust_host", False))
-        forwarded_host = headers.get("x-forwarded-host") if trusted else None
-        forwarded_proto = headers.get("x-forwarded-proto") if trusted else None
-        host = forwarded_host or headers.get("host") or ""
-        scheme = (forwarded_proto or protocol or "https").rstrip(":")
-        origin = f"{scheme}://{host}".rstrip("/")
+        scheme = (protocol or "https").rstrip(":")
+        proxies = getattr(config, "trusted_proxies", 0)
+        url = public_url(f"{scheme}://{headers.get('host') or ''}/", headers, proxies)
+        rules = host_rules(tuple(getattr(config, "trusted_hosts", ())))
+        origin = request_origin(url, rules)
         path = base_path
     return "/".join(p for p in (origin, path, action) if p)

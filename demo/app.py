@@ -59,7 +59,7 @@ async def mailbox() -> tuple[str, int] | str:
 @app.get("/theme")
 async def choose_theme() -> Response:
     """Remember the visitor's theme and colour scheme (a preference: a GET, no CSRF)."""
-    target, cookies = settings.theme_choice(request.args)
+    target, cookies = settings.theme_choice(request.args, request.url)
     response = Response("", status=303, headers={"Location": target})
     for name, value in cookies.items():
         response.set_cookie(name, value, samesite="Lax", httponly=True)

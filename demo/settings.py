@@ -4,6 +4,10 @@ The Quart demo (``demo/app.py``), the Starlette one (``demo/starlette_app.py``) 
 FastAPI one (``demo/fastapi_app.py``) serve the same site from these settings and the same
 templates (``demo/templates``), so they behave alike and can share one database.
 
+The demo runs in development mode (``AuthConfig(development=True)``): the console sender
+below is meant for it, and the host of each request is trusted unless ``AUTH_URL`` names the
+site's address (``scripts/demo`` sets it to ``http://localhost:<port>``).
+
 Sessions are database sessions in an embedded SQLite file (``.authui-demo.db``, or
 ``AUTH_DATABASE_URL``), so they survive a restart; ``AUTH_SESSION_STRATEGY=jwt`` switches
 to JWT sessions (users and linked accounts are still stored).
@@ -49,6 +53,7 @@ from authui.providers.nodemailer import Email
 from authui.providers.oauth import OAuthProvider
 from authui.providers.registry import providers_from_env
 from authui.providers.webauthn import Passkey
+from authui.urls import default_redirect, origin_of, safe_url
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -131,7 +136,7 @@ CONFIGS = {
         experimental=Experimental(enable_webauthn=True),
         adapter=ADAPTER,
         secret=development_secret(),
-        trust_host=True,
+        development=True,
         session=SessionOptions(strategy=os.environ.get("AUTH_SESSION_STRATEGY") or "database"),  # type: ignore[arg-type]
         callbacks=Callbacks(session=session_with_user_id),
         theme=Theme(pack=pack, color_scheme=scheme, template_dirs=(str(TEMPLATES),)),  # type: ignore[arg-type]
@@ -175,16 +180,23 @@ def page_context(cookies: Mapping[str, str], path: str) -> dict[str, Any]:
     }
 
 
-def theme_choice(args: Mapping[str, str]) -> tuple[str, dict[str, str]]:
-    """``GET /theme``: where to go next (a path of this site) and the preference cookies
-    to set (``theme``, ``scheme``), from the switcher's query."""
-    target = args.get("next", "/")
+def theme_choice(args: Mapping[str, str], request_url: str) -> tuple[str, dict[str, str]]:
+    """``GET /theme``: where to go next and the preference cookies to set (``theme``,
+    ``scheme``), from the switcher's query.
+
+    ``next`` is checked as authui checks a callback URL (``default_redirect``): a page of
+    this site (the origin of ``request_url``), else its home page; the result is fit for a
+    ``Location`` header (``safe_url``)."""
     cookies = {}
     if args.get("theme") in installed_packs():
         cookies["theme"] = args["theme"]
     if args.get("scheme") in SCHEMES:
         cookies["scheme"] = args["scheme"]
-    return (target if target.startswith("/") and not target.startswith("//") else "/"), cookies
+    try:
+        site = origin_of(request_url)
+    except ValueError:  # a Host header no URL can have
+        return "/", cookies
+    return safe_url(default_redirect(url=args.get("next", "/"), base_url=site)), cookies
 
 
 def mailbox_messages() -> list[Any] | None:

@@ -57,7 +57,7 @@ async def mailbox(request: Request) -> Response:
 
 async def choose_theme(request: Request) -> Response:
     """Remember the visitor's theme and colour scheme (a preference: a GET, no CSRF)."""
-    target, cookies = settings.theme_choice(request.query_params)
+    target, cookies = settings.theme_choice(request.query_params, str(request.url))
     response = RedirectResponse(target, status_code=303)
     for name, value in cookies.items():
         response.set_cookie(name, value, samesite="lax", httponly=True)

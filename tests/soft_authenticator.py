@@ -25,7 +25,7 @@ def from_b64url(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-FLAG_UP, FLAG_UV, FLAG_AT = 0x01, 0x04, 0x40
+FLAG_UP, FLAG_UV, FLAG_BE, FLAG_BS, FLAG_AT = 0x01, 0x04, 0x08, 0x10, 0x40
 
 
 @dataclass
@@ -34,10 +34,13 @@ class SoftAuthenticator:
 
     Attributes:
         user_verified: Whether it reports user verification (UV flag).
+        synced: A synced passkey, as iCloud Keychain and Google Password Manager keep
+            them: backed up (BE and BS flags), its counter always 0.
     """
 
     origin: str
     user_verified: bool = True
+    synced: bool = False
     counter: int = 0
     credential_id: bytes = field(default_factory=lambda: os.urandom(16))
     key: ec.EllipticCurvePrivateKey = field(
@@ -63,7 +66,8 @@ class SoftAuthenticator:
         ).encode()
 
     def _flags(self) -> int:
-        return FLAG_UP | (FLAG_UV if self.user_verified else 0)
+        backed_up = FLAG_BE | FLAG_BS if self.synced else 0
+        return FLAG_UP | (FLAG_UV if self.user_verified else 0) | backed_up
 
     def register(self, options: dict[str, Any]) -> dict[str, Any]:
         """The answer to ``navigator.credentials.create`` with these options."""
@@ -94,8 +98,9 @@ class SoftAuthenticator:
 
     def authenticate(self, options: dict[str, Any]) -> dict[str, Any]:
         """The answer to ``navigator.credentials.get`` with these options (the counter goes
-        up by one, as a real authenticator's does)."""
-        self.counter += 1
+        up by one, as a device-bound authenticator's does; a synced one's stays 0)."""
+        if not self.synced:
+            self.counter += 1
         rp_hash = hashlib.sha256(options["rpId"].encode()).digest()
         auth_data = rp_hash + bytes([self._flags()]) + struct.pack(">I", self.counter)
         client_data = self._client_data("webauthn.get", options["challenge"])

@@ -166,7 +166,7 @@ def error_types(config: AuthConfig, request: Request | None = None) -> list[type
 
 
 def test_valid_config_has_no_errors() -> None:
-    check = assert_config(ok_config())
+    check = assert_config(ok_config(trusted_hosts=["app.example.com"]))
     assert check.errors == []
     assert check.warnings == []
 
@@ -256,6 +256,7 @@ def test_warnings() -> None:
         "debug-enabled",
         "csrf-disabled",
         "experimental-webauthn",
+        "any-host-trusted",
     ]
 
 

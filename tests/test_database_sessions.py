@@ -151,13 +151,29 @@ async def test_adapter_failure_is_logged_and_answers_null(
 ) -> None:
     class Broken(MemoryAdapter):
         async def get_session_and_user(self, session_token: str) -> Any:
-            raise ConnectionError("database went away")
+            raise RuntimeError("schema does not match")
 
     adapter = Broken()
     client = await signed_in(adapter)
     response = await client.get("session")
     assert (response.status, response.body) == (200, b"null")
     assert "SessionTokenError" in caplog.text
+    assert "schema does not match" in caplog.text
+    assert "authjs.session-token" in client.cookies
+
+
+async def test_an_outage_answers_503_and_keeps_the_cookie(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    class Away(MemoryAdapter):
+        async def get_session_and_user(self, session_token: str) -> Any:
+            raise ConnectionError("database went away")
+
+    client = await signed_in(Away())
+    response = await client.get("session")
+    assert (response.status, response.body) == (503, b"null")
+    assert response.header("retry-after") == "30"
+    assert "ServiceUnavailable" in caplog.text
     assert "database went away" in caplog.text
     assert "authjs.session-token" in client.cookies
 

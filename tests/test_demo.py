@@ -1,13 +1,20 @@
-"""The demo app, through Quart's test client: pages, protection, theme switch, sign-in."""
+"""The demo app, through Quart's test client (and the Starlette and FastAPI variants through
+httpx): pages, protection, theme switch, sign-in, what it logs."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+import httpx
+import pytest
 
 # The demo reads AUTH_SECRET and AUTH_DATABASE_URL once, at import: with them set, it
 # writes neither .authui-dev-secret nor .authui-demo.db in the work tree.
@@ -15,6 +22,7 @@ _DATABASE = Path(tempfile.mkdtemp(prefix="authui-demo-test-")) / "demo.db"
 os.environ["AUTH_SECRET"] = secrets.token_urlsafe(32)
 os.environ["AUTH_DATABASE_URL"] = f"sqlite+aiosqlite:///{_DATABASE}"
 try:
+    from demo import fastapi_app, starlette_app
     from demo.app import app
     from demo.settings import CONFIGS
 finally:
@@ -94,12 +102,47 @@ async def test_sign_in_profile_and_sign_out() -> None:
 async def test_theme_switcher_changes_the_pages() -> None:
     client = await started_client()
     switch = await client.get("/theme?theme=base&scheme=dark&next=/protected")
-    assert (switch.status_code, switch.headers["Location"]) == (303, "/protected")
+    assert (switch.status_code, switch.headers["Location"]) == (303, "http://localhost/protected")
     html = await (await client.get("/auth/signin")).get_data(as_text=True)
     assert 'data-color-scheme="dark"' in html
-    bad = await client.get("/theme?theme=nope&next=https://evil.com")
-    assert bad.headers["Location"] == "/"
     assert len(CONFIGS) == 3 * len({pack for pack, _ in CONFIGS})
+
+
+OFFSITE_NEXT = {
+    "https://evil.example/": "http://localhost",
+    "//evil.example/": "http://localhost//evil.example/",
+    "/\\evil.example": "http://localhost/%5Cevil.example",
+    "/\t/evil.example": "http://localhost/%09/evil.example",
+    "/\nSet-Cookie: x=1": "http://localhost/%0ASet-Cookie:%20x=1",
+    "javascript:alert(1)": "http://localhost",
+}
+"""``next`` values that must not lead off the site, and where the switcher sends them."""
+
+
+async def quart_location(query: dict[str, str]) -> tuple[int, str]:
+    response = await app.test_client().get("/theme", query_string=query)
+    return response.status_code, response.headers["Location"]
+
+
+def asgi_location(asgi: Any) -> Any:
+    async def location(query: dict[str, str]) -> tuple[int, str]:
+        transport = httpx.ASGITransport(app=asgi)
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as client:
+            response = await client.get("/theme", params=query)
+        return response.status_code, response.headers["Location"]
+
+    return location
+
+
+@pytest.mark.parametrize(
+    "location",
+    [quart_location, asgi_location(starlette_app.app), asgi_location(fastapi_app.app)],
+    ids=["quart", "starlette", "fastapi"],
+)
+@pytest.mark.parametrize("target", sorted(OFFSITE_NEXT))
+async def test_theme_switcher_stays_on_the_site(location: Any, target: str) -> None:
+    status, where = await location({"theme": "base", "next": target})
+    assert (status, where) == (303, OFFSITE_NEXT[target])
 
 
 async def test_magic_link_through_the_development_mailbox() -> None:
@@ -122,7 +165,60 @@ async def test_magic_link_through_the_development_mailbox() -> None:
     )
     assert match is not None
     link = match.group(1).replace("&amp;", "&")
-    done = await client.get(link.removeprefix("http://localhost"))
+    confirm = await (await client.get(link.removeprefix("http://localhost"))).get_data(as_text=True)
+    assert "Sign in as grace@example.com" in confirm
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', confirm))
+    assert set(fields) == {"csrfToken", "callbackUrl", "token", "email"}
+    done = await client.post("/auth/callback/email", form=fields)
     assert done.headers["Location"].startswith("http://localhost/auth/new-user?callbackUrl=")
     profile = await (await client.get("/profile")).get_data(as_text=True)
     assert '<dd id="profile-email">grace@example.com</dd>' in profile
+    # No name yet: the pages name the user by their address.
+    assert '<span id="signed-in-as">Signed in as grace@example.com</span>' in profile
+    assert '<dd id="profile-name">(none)</dd>' in profile
+
+
+START = """
+import asyncio, json
+from demo.app import app
+from demo.settings import CONFIGS
+
+async def main():
+    await app.startup()
+    client = app.test_client()
+    for pack, scheme in CONFIGS:  # every theme's configuration, as visitors switch
+        client.set_cookie("127.0.0.1", "theme", pack)
+        client.set_cookie("127.0.0.1", "scheme", scheme)
+        await client.get("/auth/signin", headers={"Host": "127.0.0.1:5077"})
+    providers = await client.get("/auth/providers", headers={"Host": "127.0.0.1:5077"})
+    print(json.dumps(await providers.get_json()))
+    await app.shutdown()
+
+asyncio.run(main())
+"""
+"""The demo as ``scripts/demo`` starts it, every theme visited, in a process of its own."""
+
+
+def test_the_demo_runs_in_development_mode_at_its_auth_url(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AUTH_")}
+    env |= {
+        "AUTH_URL": "http://localhost:5077",
+        "AUTH_SECRET": secrets.token_urlsafe(32),
+        "AUTH_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'demo.db'}",
+    }
+    ran = subprocess.run(
+        [sys.executable, "-c", START],
+        cwd=Path(__file__).resolve().parent.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    providers = json.loads(ran.stdout)
+    assert providers["credentials"]["signinUrl"] == (
+        "http://localhost:5077/auth/signin/credentials"
+    )
+    warnings = re.findall(r"\[auth\]\[warn\]\[([\w-]+)\]", ran.stderr)
+    assert "console-email" not in warnings  # the console sender is for development mode
+    assert sorted(warnings) == sorted(set(warnings)), ran.stderr  # each one once

@@ -37,7 +37,7 @@ async def test_inline_error_after_csrf_failure_carries_a_working_token() -> None
         "callback/credentials", form={"username": "ada", "password": "x"}, headers=HX
     )
     assert response.status == 200
-    assert "Unable to sign in." in response.text
+    assert "The sign-in form had expired. Please try again." in response.text
     new_cookie = client.cookies["authjs.csrf-token"]
     assert new_cookie.split("%7C")[0] in response.text
     token = new_cookie.split("%7C")[0]

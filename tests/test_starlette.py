@@ -21,6 +21,7 @@ from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket
 
 from authui import AuthConfig, Callbacks, CredentialsSignin, Pages, SessionOptions
+from authui.core import INVALID_HOST_MESSAGE
 from authui.errors import MissingSecret
 from authui.jwt import encode
 from authui.options import resolve
@@ -553,14 +554,13 @@ async def test_a_host_header_no_browser_sends_is_a_clear_4xx_or_no_session(
     client: httpx.AsyncClient, host: str
 ) -> None:
     headers = {"Host": host, "Accept": "text/html"}
-    for path in ("/auth/session", "/auth/signin"):
-        response = await client.get(path, headers=headers)
-        assert (response.status_code, response.json()) == (
-            400,
-            {"message": "The request URL is malformed."},
-        )
-    assert (await client.get("/api/me", headers=headers)).json() is None
-    assert (await client.get("/private", headers=headers)).status_code == 302
+    session = await client.get("/auth/session", headers={"Host": host})
+    assert (session.status_code, session.json()) == (400, {"message": INVALID_HOST_MESSAGE})
+    page = await client.get("/auth/signin", headers=headers)
+    assert (page.status_code, page.headers["content-type"]) == (400, "text/html")
+    # under AuthMiddleware, the app's own routes too
+    assert (await client.get("/api/me", headers=headers)).status_code == 400
+    assert (await client.get("/private", headers=headers)).status_code == 400
 
 
 async def test_behind_a_tls_proxy_the_public_url_names_the_cookies(tmp_path: Path) -> None:

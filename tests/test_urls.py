@@ -286,16 +286,15 @@ def test_action_url_from_host_header_and_base_path() -> None:
     assert url == "https://example.com/basepath/callback"
 
 
-def test_x_forwarded_host_overrides_host_when_host_is_trusted() -> None:
+def test_x_forwarded_host_overrides_host_from_a_trusted_proxy() -> None:
     headers = Headers({"host": "example.com", "x-forwarded-host": "example.org"})
-    url = create_action_url(
-        "callback", None, headers, {}, AuthConfig(base_path="/basepath", trust_host=True)
-    )
+    config = AuthConfig(base_path="/basepath", trusted_proxies=1)
+    url = create_action_url("callback", None, headers, {}, config)
     assert url == "https://example.org/basepath/callback"
 
 
-@pytest.mark.parametrize("trust_host", [False, None])
-def test_forwarded_headers_are_ignored_when_host_is_not_trusted(trust_host: bool | None) -> None:
+@pytest.mark.parametrize("trust_host", [False, None, True])
+def test_forwarded_headers_are_ignored_without_trusted_proxies(trust_host: bool | None) -> None:
     headers = Headers(
         {"host": "example.com", "x-forwarded-host": "evil.com", "x-forwarded-proto": "http"}
     )
@@ -304,9 +303,9 @@ def test_forwarded_headers_are_ignored_when_host_is_not_trusted(trust_host: bool
     assert url == "https://example.com/basepath/callback"
 
 
-def test_x_forwarded_proto_is_used_when_trusted() -> None:
+def test_x_forwarded_proto_is_used_from_a_trusted_proxy() -> None:
     headers = Headers({"Host": "example.com", "X-Forwarded-Proto": "http"})
-    config = AuthConfig(base_path="/auth", trust_host=True)
+    config = AuthConfig(base_path="/auth", trusted_proxies=1)
     assert create_action_url("session", "https", headers, {}, config) == (
         "http://example.com/auth/session"
     )

@@ -60,6 +60,8 @@ SITE_KEYS = tuple(SITES)
 FORM = {"content-type": "application/x-www-form-urlencoded"}
 JSON_TYPE = {"content-type": "application/json"}
 RETURN_REDIRECT = {"x-auth-return-redirect": "1"}
+BROWSER = {"accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+BAD_CALLBACK = quote("javascript:alert(1)", safe="")
 NO_CACHE = {
     "cache-control": ["private, no-cache, no-store"],
     "expires": ["0"],
@@ -231,7 +233,15 @@ def _steps(site: str) -> dict[str, tuple[Step, ...]]:
             get("/auth/nope"),
             get("/auth/session/credentials"),
         ),
-        "get-signin-provider": (get("/auth/signin/credentials"),),
+        "get-signin-provider": (
+            get("/auth/signin/credentials"),
+            get("/auth/signin/credentials", headers=BROWSER),
+        ),
+        "client-errors": (
+            get("/auth/nope", headers=BROWSER),
+            get(f"/auth/signin?callbackUrl={BAD_CALLBACK}", headers=BROWSER),
+            get(f"/auth/session?callbackUrl={BAD_CALLBACK}"),
+        ),
         "error-pages": tuple(get(f"/auth/error?error={error}") for error in ERRORS),
         "pages": (get("/auth/signin"), get("/auth/signout")),
         "post-signin": (
@@ -778,13 +788,23 @@ def test_bad_requests(runs: Runs, site: str) -> None:
 
 
 @sites
-def test_get_signin_with_provider(runs: Runs, site: str) -> None:
-    ours, theirs = runs.step("get-signin-provider", site, 0)
+def test_documented_difference_get_signin_with_provider(runs: Runs, site: str) -> None:
+    """``GET /signin/<provider>`` is the client's error: Auth.js sends it to
+    ``error=Configuration``; authui answers 400 as to any request it has no action for,
+    ``"Bad request."`` or, for a browser, the "Bad request" page."""
     location = f"{SITES[site]}/auth/error?error=Configuration"
-    assert ours.status == theirs.status == 302
-    assert ours.plain_headers == theirs.plain_headers == {"location": [location]}
-    assert "set-cookie" not in ours.headers
-    assert "set-cookie" not in theirs.headers
+    for index in (0, 1):
+        ours, theirs = runs.step("get-signin-provider", site, index)
+        assert theirs.status == 302
+        assert theirs.plain_headers == {"location": [location]}
+        assert ours.status == 400
+        assert "set-cookie" not in ours.headers
+        assert "set-cookie" not in theirs.headers
+    ours, _ = runs.step("get-signin-provider", site, 0)
+    assert ours.body == '"Bad request."'
+    ours, _ = runs.step("get-signin-provider", site, 1)
+    assert ours.media_type == "text/html"
+    assert ">Bad request</h1>" in ours.body
 
 
 @sites
@@ -897,6 +917,35 @@ def test_documented_difference_malformed_json_body(runs: Runs, site: str) -> Non
     assert theirs.header("location") == f"{SITES[site]}/auth/signin?error=MissingCSRF"
     assert ours.status == 400
     assert ours.json() == {"message": "The JSON request body must be an object."}
+
+
+@sites
+def test_documented_difference_client_errors_are_4xx(runs: Runs, site: str) -> None:
+    """No such action, asked for by a browser: Auth.js answers ``"Bad request."``, authui
+    the "Bad request" page. A ``callbackUrl`` that is no path or http(s) URL: Auth.js
+    answers it as a configuration error (500); authui as the client's (400), with the
+    sign-in page still there, the parameter passed over."""
+    (ours, theirs), (ours_in, theirs_in), (ours_json, theirs_json) = runs.steps(
+        "client-errors", site
+    )
+    assert ours.status == theirs.status == 400
+    assert theirs.body == '"Bad request."'
+    assert ours.media_type == "text/html"
+    assert ">Bad request</h1>" in ours.body
+    assert theirs_in.status == 500
+    assert ">Server error</h1>" in theirs_in.body
+    assert ours_in.status == 400
+    assert 'name="username"' in ours_in.body
+    assert "javascript:" not in ours_in.body
+    assert theirs_json.status == 500
+    assert theirs_json.json() == {
+        "message": "There was a problem with the server configuration. "
+        "Check the server logs for more information."
+    }
+    assert ours_json.status == 400
+    assert ours_json.json() == {
+        "message": "The callbackUrl must be a path or an absolute http(s) URL."
+    }
 
 
 @sites

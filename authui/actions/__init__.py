@@ -19,6 +19,8 @@ from authui.actions import (
 from authui.context import Context
 from authui.errors import MissingCSRF, UnknownAction
 from authui.http import InternalResponse
+from authui.proxies import client_address
+from authui.throttle import check_sign_in
 
 Action = Callable[[Context], Awaitable[InternalResponse]]
 
@@ -48,14 +50,20 @@ CSRF_CHECKED = frozenset({"new-user", "session", "signin", "signout"})
 
 
 async def dispatch(ctx: Context) -> InternalResponse:
-    """Run the action the request names, checking CSRF where the table requires it."""
+    """Run the action the request names, checking CSRF where the table requires it and
+    counting sign-in attempts (``authui.throttle``): one over a limit raises
+    ``TooManyAttempts`` before the action runs."""
     table = GET if ctx.method == "GET" else POST
     action = table.get(ctx.action)
     if action is None:
         raise UnknownAction(f"Cannot handle action: {ctx.method} {ctx.action}")
     if ctx.method == "POST" and ctx.action in CSRF_CHECKED:
         require_csrf(ctx)
-    return await action(ctx)
+    attempt = await check_sign_in(ctx, client_address(ctx.request, ctx.options))
+    answer = await action(ctx)
+    if attempt is not None:
+        await attempt.succeeded()
+    return answer
 
 
 def require_csrf(ctx: Context) -> None:

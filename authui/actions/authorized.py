@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlencode
 
+from authui.actions.audit import signed_in
 from authui.adapters.base import AdapterUser
 from authui.callbacks import emit, invoke
 from authui.context import Context
@@ -80,6 +81,7 @@ async def finish_sign_in(
         profile=profile,
         is_new_user=is_new_user,
     )
+    signed_in(ctx, user.get("id"))
     if is_new_user:
         welcome = ctx.options.config.pages.new_user or ctx.action_url("new-user")
         separator = "&" if "?" in welcome else "?"

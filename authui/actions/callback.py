@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 from authui.actions.authorized import finish_sign_in
 from authui.actions.views import form_context, provider_view
@@ -20,10 +21,10 @@ from authui.errors import (
     MissingCSRF,
 )
 from authui.http import InternalResponse
-from authui.mail.links import accept_link
+from authui.mail.links import accept_link, read_link
 from authui.oauth.callback import complete, forward_from_proxy
 from authui.oauth.linking import decide
-from authui.pages import signin_error_message
+from authui.pages import error_message
 from authui.providers.credentials import Credentials
 from authui.providers.email import EmailProvider
 from authui.providers.oauth import OAuthProvider
@@ -37,7 +38,9 @@ async def get(ctx: Context) -> InternalResponse:
     if isinstance(provider, OAuthProvider):
         return await _oauth(ctx, provider)
     if isinstance(provider, EmailProvider):
-        return await accept_link(ctx, provider)
+        if provider.one_click:
+            return await accept_link(ctx, provider, ctx.query)
+        return _confirm_link(ctx, provider)
     raise InvalidProvider(f"GET callbacks are not supported for {provider.type!r} providers")
 
 
@@ -49,6 +52,10 @@ async def post(ctx: Context) -> InternalResponse:
         if not ctx.csrf.verified:
             raise MissingCSRF("CSRF token was missing during a passkey sign-in")
         return await passkey_callback(ctx, provider)
+    if isinstance(provider, EmailProvider):
+        if not ctx.csrf.verified:
+            raise MissingCSRF("CSRF token was missing when confirming a sign-in link")
+        return await accept_link(ctx, provider, ctx.body)
     if isinstance(provider, Credentials):
         if not ctx.csrf.verified:
             raise MissingCSRF("CSRF token was missing during a credentials sign-in")
@@ -87,6 +94,28 @@ async def _oauth(ctx: Context, provider: OAuthProvider) -> InternalResponse:
     )
 
 
+def _confirm_link(ctx: Context, provider: EmailProvider) -> InternalResponse:
+    """The page a sign-in link opens: it names the address and the site, and its button
+    posts the link's token and address on (in the body, never in a URL) to sign in.
+    Nothing is used up before that, so a mail scanner opening the link spends nothing.
+
+    Raises:
+        Verification: The link has no token or address, or its address is not valid.
+    """
+    token, address = read_link(provider, ctx.query)
+    return ctx.options.renderer.page(
+        "confirm_signin.html",
+        "Confirm Sign In",
+        action=ctx.action_url("callback", provider.id),
+        token=token,
+        email=ctx.query["email"],
+        address=address,
+        site_url=ctx.origin,
+        site_host=urlsplit(ctx.origin).netloc,
+        **form_context(ctx),
+    )
+
+
 def inline_error(ctx: Context, error: AuthError) -> InternalResponse | None:
     """For htmx: a refused credentials sign-in or email request answered with its form, the
     message shown and the typed values (never passwords) kept; ``None`` otherwise."""
@@ -99,8 +128,7 @@ def inline_error(ctx: Context, error: AuthError) -> InternalResponse | None:
         template = "forms/email.html"
     else:
         return None
-    code = getattr(error, "code", None)
-    message = signin_error_message(error.type, code)
+    message = error_message(error)
     view = provider_view(ctx, provider, values=ctx.body, error=message)
     email = ctx.body.get("email") if isinstance(ctx.body.get("email"), str) else ""
     answer = ctx.options.renderer.fragment(

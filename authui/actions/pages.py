@@ -18,6 +18,12 @@ def _join(path: str, params: dict[str, str]) -> str:
 
 
 async def signin(ctx: Context) -> InternalResponse:
+    return signin_answer(ctx)
+
+
+def signin_answer(ctx: Context, status: int = 200) -> InternalResponse:
+    """``GET /signin``: a redirect to the app's sign-in page (with the callback URL and the
+    query's ``error``), else the built-in page with ``status``."""
     if ctx.provider_id is not None:
         raise UnknownAction("GET /signin/<provider> is not supported: POST to it instead")
     error = ctx.query.get("error")
@@ -27,17 +33,26 @@ async def signin(ctx: Context) -> InternalResponse:
         if error:
             params["error"] = error
         return InternalResponse(redirect=_join(custom, params))
+    message = signin_error_message(error, ctx.query.get("code")) if error else None
+    return signin_page(ctx, message, status)
+
+
+def signin_page(ctx: Context, message: str | None, status: int = 200) -> InternalResponse:
+    """The built-in sign-in page, showing ``message`` when there is one."""
+    email = ctx.query.get("email") or ctx.body.get("email")
+    email = email if isinstance(email, str) else ""
     providers = [
-        provider_view(ctx, p, values={"email": ctx.query.get("email", "")})
+        provider_view(ctx, p, values={"email": email})
         for p in ctx.options.providers.values()
         if not (isinstance(p, Credentials) and not p.credentials)
     ]
     return ctx.options.renderer.page(
         "signin.html",
         "Sign In",
+        status,
         providers=providers,
-        error=signin_error_message(error, ctx.query.get("code")) if error else None,
-        email=ctx.query.get("email", ""),
+        error=message,
+        email=email,
         **form_context(ctx),
     )
 

@@ -7,6 +7,7 @@ from authui.adapters.base import AdapterAccount as AdapterAccount
 from authui.adapters.base import AdapterAuthenticator as AdapterAuthenticator
 from authui.adapters.base import AdapterSession as AdapterSession
 from authui.adapters.base import AdapterUser as AdapterUser
+from authui.adapters.base import Challenge as Challenge
 from authui.adapters.base import UserChanges as UserChanges
 from authui.adapters.base import VerificationToken as VerificationToken
 from authui.adapters.memory import MemoryAdapter as MemoryAdapter
@@ -17,6 +18,7 @@ __all__ = [
     "AdapterAuthenticator",
     "AdapterSession",
     "AdapterUser",
+    "Challenge",
     "MemoryAdapter",
     "UserChanges",
     "VerificationToken",

@@ -15,9 +15,11 @@ Rules every adapter follows (the conformance suite in ``authui.testing`` checks 
   any number of users may have none;
 - ``update_authenticator_counter`` raises for an unknown credential.
 
-Beyond Auth.js's interface, authui knows one more optional method, ``increment_rate_limit``
-(see ``Adapter``), which counts events in fixed time windows for limits shared by every
-process of an app; ``RateLimitWindow`` is the window arithmetic the adapters share.
+Beyond Auth.js's interface, authui knows more optional methods (see ``Adapter``):
+``increment_rate_limit`` and ``reset_rate_limit`` count events in fixed time windows for
+limits shared by every process of an app (``RateLimitWindow`` is the window arithmetic
+the adapters share); ``create_challenge`` and ``use_challenge`` keep WebAuthn challenges
+(``Challenge``) on the server, so that each is accepted once.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, Protocol, TypedDict
 
-from authui.errors import AdapterError, MissingAdapterMethods
+from authui.adapters.outages import adapter_failure
+from authui.errors import MissingAdapterMethods
 from authui.logger import Logger
 
 AccountType = Literal["oauth", "oidc", "email", "webauthn", "credentials"]
@@ -103,12 +106,32 @@ class AdapterAuthenticator:
     transports: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """A WebAuthn challenge handed to a browser, kept until its answer comes back so that
+    it is accepted once. ``key`` is a hash of the challenge (hex SHA-256) made by the
+    caller, never the challenge itself; ``expires`` is when it stops being accepted."""
+
+    key: str
+    expires: datetime
+
+
 class Adapter(Protocol):
     """The full adapter interface. Implement the methods your features need.
 
     Optionally, ``create_user_and_session(user, session_token, expires)`` stores a new user
     and its first session atomically (both or neither); without it authui makes the two
     calls one after the other.
+
+    Optionally too, ``create_user_and_account(user, account) -> tuple[AdapterUser,
+    AdapterAccount]`` stores a new user and its first account (an OAuth sign-in's) in one
+    atomic step: both or neither, so that an outage or a refused row never leaves a user
+    without its account. A taken id or email refuses both, and so does an account that is
+    linked already (same ``provider`` and ``provider_account_id``) where the store can tell
+    (authui's SQL tables, Redis, memory). The account's ``user_id`` is the new user's (an
+    adapter that assigns ids replaces it); both stored records are returned. Without it
+    authui calls ``create_user`` then ``link_account``, and ``delete_user`` if linking
+    fails.
 
     Optionally too, as an authui extension that Auth.js does not have,
     ``increment_rate_limit(key, window_seconds) -> int`` counts one event for ``key`` in the
@@ -121,6 +144,21 @@ class Adapter(Protocol):
     positive integer (authui's adapters raise ``ValueError`` otherwise). authui's limits on
     sign-in emails count through it, so that every process of the app sees the same
     counts; an adapter without it makes authui count in each process on its own.
+
+    ``reset_rate_limit(key) -> None`` goes with it: it removes every count of ``key``, in
+    windows of every length, so that the next ``increment_rate_limit`` of ``key`` returns
+    ``1`` whatever ``window_seconds``; counts of other keys stay. authui calls it when a
+    sign-in succeeds.
+
+    ``create_challenge(challenge) -> None`` and ``use_challenge(key) -> Challenge | None``
+    keep WebAuthn challenges on the server until their answer comes, so that each is
+    accepted once. ``create_challenge`` stores a ``Challenge`` under its ``key`` (a hash
+    the caller makes); storing a key that is stored already is no error, and one of the
+    two is kept. ``use_challenge`` deletes the challenge stored under ``key`` and returns
+    it, atomically: of ``N`` concurrent calls for one key, in one process or many, exactly
+    one gets it and the others ``None``; an unknown or used key gives ``None``. A
+    challenge past its ``expires`` may still be returned (the caller checks ``expires``),
+    but expired challenges are removed in time: the store does not grow without bound.
     """
 
     async def create_user(self, user: AdapterUser) -> AdapterUser: ...
@@ -196,8 +234,9 @@ class RateLimitWindow:
 
 class AdapterCalls:
     """How authui calls an adapter: a missing method is a clear ``MissingAdapterMethods``
-    naming it and what needs it; a failing one is logged and re-raised as
-    ``AdapterError``; with ``debug`` every call is logged as ``adapter_<method>``.
+    naming it and what needs it; a failing one is re-raised as ``ServiceUnavailable`` when
+    its data store is unreachable (``authui.adapters.outages``), else as ``AdapterError``;
+    with ``debug`` every call is logged as ``adapter_<method>``.
     """
 
     def __init__(self, adapter: object, logger: Logger):
@@ -219,4 +258,4 @@ class AdapterCalls:
         try:
             return await function(*args)
         except Exception as exc:
-            raise AdapterError(cause={"err": exc, "method": method}) from exc
+            raise adapter_failure(exc, method, args) from exc

@@ -5,6 +5,10 @@ SQLAlchemy (``sqlite+aiosqlite:///app.db``, ``postgresql+asyncpg://…``,
 ``mysql+asyncmy://…``). An embedded SQLite database gets its schema (created, or upgraded
 to the latest version) on first use; for a database server, run ``authui db init`` and
 ``authui db upgrade``.
+
+A database server gets ``SQLAlchemyAdapter``'s time limits (5 s to connect, 10 s for
+each statement, see ``authui.adapters.sql.store``); a parameter of the same name in the
+URL's query wins (``postgresql+asyncpg://app@db/app?command_timeout=30``).
 """
 
 from __future__ import annotations
@@ -69,13 +73,13 @@ class TablesOnFirstUse:
 
 async def bring_up_to_date(adapter: Any) -> None:
     """Create or upgrade an embedded database's schema to the latest version, as
-    ``authui db init`` / ``authui db upgrade`` would (tables made before versioning are
-    adopted)."""
+    ``authui db init --adopt`` and ``authui db upgrade`` would (tables made before
+    versioning are adopted). Any number of processes may do so at once: the migrations
+    run under the schema lock, and each step is applied once."""
     from authui.adapters.sql.migrations import SchemaMigrator
 
     migrator = SchemaMigrator(adapter)
-    status = await migrator.status()
-    if status.version == 0:
-        await migrator.init(adopt=bool(status.tables))
-    elif status.pending:
-        await migrator.upgrade()
+    if not (await migrator.status()).pending:
+        return
+    await migrator.init(adopt=True)
+    await migrator.upgrade()

@@ -2,21 +2,22 @@
 
 Nothing survives a restart and nothing is shared between processes; use the SQL or Redis
 adapter for anything else. Each method body runs without awaiting, so on one event loop
-every call is atomic (``use_verification_token`` hands a token out exactly once, and
-``increment_rate_limit`` counts every event once).
+every call is atomic (``use_verification_token`` and ``use_challenge`` hand a token or a
+challenge out exactly once, and ``increment_rate_limit`` counts every event once).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import heapq
-from datetime import datetime
+from datetime import UTC, datetime
 
 from authui.adapters.base import (
     AdapterAccount,
     AdapterAuthenticator,
     AdapterSession,
     AdapterUser,
+    Challenge,
     RateLimitWindow,
     UserChanges,
     VerificationToken,
@@ -24,7 +25,8 @@ from authui.adapters.base import (
 
 
 class MemoryAdapter:
-    """Every adapter method, and authui's ``increment_rate_limit``, over dictionaries."""
+    """Every adapter method, and authui's extensions (rate limits, challenges), over
+    dictionaries."""
 
     def __init__(self) -> None:
         self.users: dict[str, AdapterUser] = {}
@@ -36,6 +38,10 @@ class MemoryAdapter:
         self.rate_limits: dict[tuple[str, int, int], int] = {}
         # (when the window ends, its rate_limits key), soonest first: what to drop when.
         self._rate_limit_ends: list[tuple[float, tuple[str, int, int]]] = []
+        #: ``key`` -> the challenge stored under it.
+        self.challenges: dict[str, Challenge] = {}
+        # (when it expires, its key), soonest first: what to drop when.
+        self._challenge_ends: list[tuple[datetime, str]] = []
 
     async def create_user(self, user: AdapterUser) -> AdapterUser:
         self._check_new(user)
@@ -50,6 +56,20 @@ class MemoryAdapter:
         self.users[user.id] = user
         self.sessions[session_token] = session
         return user, session
+
+    async def create_user_and_account(
+        self, user: AdapterUser, account: AdapterAccount
+    ) -> tuple[AdapterUser, AdapterAccount]:
+        """Store a new user and its first account: both, or neither when the id, the
+        email or the account is taken (``ValueError``)."""
+        self._check_new(user)
+        key = (account.provider, account.provider_account_id)
+        if key in self.accounts:
+            raise ValueError(f"the {account.provider} account is linked already")
+        linked = dataclasses.replace(account, user_id=user.id)
+        self.users[user.id] = user
+        self.accounts[key] = linked
+        return user, linked
 
     def _check_new(self, user: AdapterUser) -> None:
         if user.id in self.users:
@@ -147,10 +167,32 @@ class MemoryAdapter:
         window = RateLimitWindow.current(window_seconds)
         ends = self._rate_limit_ends
         while ends and ends[0][0] <= window.now:
-            del self.rate_limits[heapq.heappop(ends)[1]]
+            self.rate_limits.pop(heapq.heappop(ends)[1], None)  # gone if reset
         entry = (key, window_seconds, window.number)
         count = self.rate_limits.get(entry, 0) + 1
         if count == 1:
             heapq.heappush(ends, (window.ends_at, entry))
         self.rate_limits[entry] = count
         return count
+
+    async def reset_rate_limit(self, key: str) -> None:
+        """authui extension: forget every count of ``key``, in windows of any length."""
+        for entry in [entry for entry in self.rate_limits if entry[0] == key]:
+            del self.rate_limits[entry]
+
+    async def create_challenge(self, challenge: Challenge) -> None:
+        """authui extension: store ``challenge`` unless its key is stored already. The
+        challenges that have expired are dropped first."""
+        now, ends = datetime.now(UTC), self._challenge_ends
+        while ends and ends[0][0] <= now:
+            _, key = heapq.heappop(ends)
+            stored = self.challenges.get(key)
+            if stored is not None and stored.expires <= now:  # not a newer one of that key
+                del self.challenges[key]
+        if challenge.key not in self.challenges:
+            self.challenges[challenge.key] = challenge
+            heapq.heappush(ends, (challenge.expires, challenge.key))
+
+    async def use_challenge(self, key: str) -> Challenge | None:
+        """authui extension: delete the challenge stored under ``key`` and return it."""
+        return self.challenges.pop(key, None)

@@ -2,8 +2,9 @@
 
 Install with ``pip install "authui[sqlalchemy]"`` (SQLite), ``"authui[postgresql]"`` or
 ``"authui[mysql]"``. By default it uses the Auth.js SQL schema, so an Auth.js app and an
-authui app can share one database (authui adds one table of its own, ``rate_limits``, the
-counts of ``increment_rate_limit`` for the limits on sign-in emails)::
+authui app can share one database (authui adds two tables of its own: ``rate_limits``, the
+counts of the limits on sign-in, and ``authui_challenges``, the single-use passkey
+challenges)::
 
     from authui.adapters.sqlalchemy import SQLAlchemyAdapter
 
@@ -16,7 +17,6 @@ such a database. ``SQLNaming`` renames tables and columns or picks a schema.
 
 from __future__ import annotations
 
-from authui.adapters.sql.adapter import DEFAULT_POOL_OPTIONS as DEFAULT_POOL_OPTIONS
 from authui.adapters.sql.adapter import SQLAlchemyAdapter as SQLAlchemyAdapter
 from authui.adapters.sql.naming import AUTHJS_COLUMNS as AUTHJS_COLUMNS
 from authui.adapters.sql.naming import SQLNaming as SQLNaming
@@ -24,10 +24,15 @@ from authui.adapters.sql.schema import IdType as IdType
 from authui.adapters.sql.schema import Tables as Tables
 from authui.adapters.sql.schema import UTCDateTime as UTCDateTime
 from authui.adapters.sql.schema import build_tables as build_tables
+from authui.adapters.sql.store import CONNECT_TIMEOUT as CONNECT_TIMEOUT
+from authui.adapters.sql.store import DEFAULT_POOL_OPTIONS as DEFAULT_POOL_OPTIONS
+from authui.adapters.sql.store import STATEMENT_TIMEOUT as STATEMENT_TIMEOUT
 
 __all__ = [
     "AUTHJS_COLUMNS",
+    "CONNECT_TIMEOUT",
     "DEFAULT_POOL_OPTIONS",
+    "STATEMENT_TIMEOUT",
     "IdType",
     "SQLAlchemyAdapter",
     "SQLNaming",

@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from authui.config import AuthConfig
-from authui.core import Auth
+from authui.core import INVALID_HOST_MESSAGE, Auth
+from authui.errors import InvalidHost
+from authui.hosts import request_origin
 from authui.http import Request, Response
+from authui.logger import StandardLogger
 from authui.pages.assets import STATIC_PREFIX
 from authui.urls import is_auth_action
 
@@ -44,15 +48,15 @@ def plain_url(scope: Mapping[str, Any]) -> str | None:
     URL reconstruction handles.
 
     For these requests every framework agrees on the URL: the scheme, the ``Host`` header
-    (a name or IPv4 address, with a port that is not the scheme's default), the path, and
+    (one, a name or IPv4 address, with a port that is not the scheme's default), the path, and
     the query string exactly as the client sent it.
     """
     scheme: str = scope.get("scheme", "http")
     scheme = WEB_SCHEMES.get(scheme, scheme)
-    host = next((v for k, v in scope["headers"] if k == b"host"), None)
-    if host is None:
+    hosts = [v for k, v in scope["headers"] if k == b"host"]
+    if len(hosts) != 1:
         return None
-    host_text = host.decode("latin-1")
+    host_text = hosts[0].decode("latin-1")
     matched = _PLAIN_HOST.fullmatch(host_text)
     port = matched and matched.group(1)
     if matched is None or (port and (int(port) > 65535 or port == _DEFAULT_PORTS.get(scheme))):
@@ -63,6 +67,40 @@ def plain_url(scope: Mapping[str, Any]) -> str | None:
         return None
     url = f"{scheme}://{host_text}{path}"
     return f"{url}?{query.decode('ascii')}" if query else url
+
+
+def host_error(scope: Mapping[str, Any]) -> InvalidHost | None:
+    """What is wrong with the request's ``Host`` header (several of them, an invalid host
+    or port, see ``authui.hosts``); ``None`` when it is valid or absent (HTTP/1.0, where
+    the server's address stands in). Frameworks would answer such a request with 500
+    (Quart) or quietly put the server's address in its place (Starlette)."""
+    hosts = tuple(v for k, v in scope["headers"] if k == b"host")
+    return _host_error(hosts) if hosts else None
+
+
+@lru_cache(maxsize=256)
+def _host_error(hosts: tuple[bytes, ...]) -> InvalidHost | None:
+    try:
+        request_origin(f"http://{b','.join(hosts).decode('latin-1')}/")
+    except InvalidHost as error:
+        return error
+    return None
+
+
+def raw_url(scope: Mapping[str, Any]) -> str:
+    """The request's URL with its ``Host`` header as it came, unchecked: for a request
+    with an invalid host, which the core then refuses (it reads the host and the path)."""
+    scheme: str = scope.get("scheme", "http")
+    hosts = [v.decode("latin-1") for k, v in scope["headers"] if k == b"host"]
+    return f"{WEB_SCHEMES.get(scheme, scheme)}://{','.join(hosts)}{scope['path']}"
+
+
+def invalid_host_response(error: InvalidHost) -> Response:
+    """The answer to a request with an invalid ``Host`` when no configuration is at hand
+    to answer it with (the core's answer, for a lazy configuration): 400 JSON, logged
+    as the core logs it."""
+    StandardLogger().error(error)
+    return Response.json(400, {"message": INVALID_HOST_MESSAGE})
 
 
 def text_headers(scope: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -13,7 +13,7 @@ from urllib.parse import urlencode, urlsplit
 
 from markupsafe import Markup
 
-from authui.cookies import Cookie
+from authui.cookies import Cookie, CookieTable
 from authui.csrf import create_csrf_state
 from authui.i18n import translate
 from authui.options import Options
@@ -32,15 +32,18 @@ class PageRequest:
     """The page's path and query: where the buttons come back to by default."""
 
 
-def forms_csrf(options: Options, url: str, cookie_value: str | None) -> tuple[str, Cookie | None]:
+def forms_csrf(
+    options: Options, cookies: CookieTable, cookie_value: str | None
+) -> tuple[str, Cookie | None]:
     """The CSRF token for forms in the app's own pages, and the cookie to set with it when
-    the browser has none (or a stale one)."""
+    the browser has none (or a stale one); ``cookies``: the request's cookie names
+    (``calls.cookie_names``)."""
     state = create_csrf_state(
         cookie_value=cookie_value, body_token=None, is_post=False, keys=options.keys
     )
     if state.cookie_value is None:
         return state.token, None
-    option = options.cookies(url).csrf_token
+    option = cookies.csrf_token
     return state.token, Cookie(option.name, state.cookie_value, option.options)
 
 

@@ -2,31 +2,44 @@
 ``sign_in``/``sign_out``/``update`` helpers of every integration send.
 
 The application itself is the caller, so these calls skip the CSRF check and answer raw
-(``InternalResponse``); only the browser's ``Cookie`` and ``Host`` headers go along.
+(``InternalResponse``); only the browser's ``Cookie`` and ``Host`` headers go along, and the
+``X-Forwarded-*`` ones, which the core reads when ``trusted_proxies`` says to.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlencode
 
 from authui.config import AuthConfig
-from authui.cookies import Cookie
+from authui.cookies import Cookie, CookieTable
 from authui.core import Auth, session_of, to_response
-from authui.errors import AuthError
-from authui.http import InternalResponse
+from authui.errors import AuthError, InvalidHost
+from authui.http import Headers, InternalResponse
 from authui.http import Request as CoreRequest
 from authui.http import Response as CoreResponse
 from authui.integrations.state import Integration
-from authui.options import resolve
+from authui.options import Options, resolve
 from authui.providers.credentials import Credentials
-from authui.urls import origin_of
+from authui.proxies import public_url
 
-FORWARDED = ("cookie", "host")
+FORWARDED = ("cookie", "host", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto")
 """The request headers a server-side call passes on."""
+
+
+def cookie_names(options: Options, url: str, headers: Iterable[tuple[str, str]]) -> CookieTable:
+    """The cookie names and attributes of a request to ``url``: secure when the URL the
+    client asked for (as trusted proxies forwarded it) is https, as the core decides."""
+    proxies = options.config.trusted_proxies
+    if proxies:
+        with contextlib.suppress(InvalidHost):  # the core refuses such a request anyway
+            url = public_url(url, Headers(headers), proxies)
+    return options.cookies(url)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +67,8 @@ class Caller:
         """Call the core at ``path`` (GET, or POST with a JSON ``body``); ``cookie``
         replaces the browser's ``Cookie`` header.
 
-        Raises:
-            ValueError: The request's URL is not an absolute http(s) URL (a bad ``Host``).
+        A request for an invalid or untrusted host is refused by the core: the answer
+        is its 400.
         """
         kept = [(k, v) for k, v in self.headers if k.lower() in FORWARDED]
         if cookie is not None:
@@ -63,7 +76,7 @@ class Caller:
         kept.append(("Content-Type", "application/json"))
         request = CoreRequest.build(
             "GET" if body is None else "POST",
-            origin_of(self.url) + path,
+            _origin_text(self.url) + path,
             headers=kept,
             body=b"" if body is None else json.dumps(body).encode(),
             client=self.client,
@@ -79,8 +92,11 @@ class Caller:
     def session_cookies(self, answer: InternalResponse) -> list[Cookie]:
         """The session cookies of an answer (not the callback-URL and CSRF cookies the
         core issues to every browser request it sees)."""
-        name = resolve(self.config).cookies(self.url).session_token.name
+        name = self._cookies().session_token.name
         return [c for c in answer.cookies if c.name.startswith(name)]
+
+    def _cookies(self) -> CookieTable:
+        return cookie_names(resolve(self.config), self.url, self.headers)
 
     async def session(self) -> tuple[dict[str, Any] | None, list[Cookie]]:
         """The session, and the session cookies to send back (a rolling session's new
@@ -92,7 +108,7 @@ class Caller:
         """
         config = self.integration.internal_config(self.config)
         request = CoreRequest.build("GET", self.url, headers=self.headers, client=self.client)
-        name = resolve(config).cookies(self.url).session_token.name
+        name = self._cookies().session_token.name
         if any(k == name or k.startswith(name + ".") for k in request.cookies):
             session, cookies = await session_of(request, config)
         else:
@@ -153,6 +169,14 @@ def _session_of(answer: InternalResponse) -> dict[str, Any] | None:
 
 
 def _redirect(answer: InternalResponse) -> CoreResponse:
-    if answer.redirect is None:
+    """The redirect the core answered; its 400 for a request it refused (an invalid or
+    untrusted host), for the view to return as it is."""
+    if answer.redirect is None and answer.status != 400:
         raise AuthError(f"Expected a redirect, got status {answer.status}")
     return to_response(answer)
+
+
+def _origin_text(url: str) -> str:
+    """``scheme://host`` of ``url`` as written, unchecked (the core checks it)."""
+    scheme, _, rest = url.partition("://")
+    return f"{scheme}://{re.split('[/?#]', rest, maxsplit=1)[0]}"

@@ -14,6 +14,7 @@ from typing import Annotated, cast
 from fastapi import Depends, HTTPException, WebSocketException
 from starlette.requests import HTTPConnection
 
+from authui.http import wants_page
 from authui.integrations import guard
 from authui.integrations.starlette.session import get_session
 from authui.integrations.starlette.state import RequestAuth, need_middleware
@@ -41,7 +42,7 @@ async def require_session(request: HTTPConnection) -> Session:
     if request.scope["type"] == "websocket":
         raise WebSocketException(code=1008, reason=guard.unauthorized_message())
     headers = request.headers
-    if guard.wants_page(headers.get("accept"), headers.get("content-type")):
+    if wants_page(headers.get("accept"), headers.get("content-type")):
         here = cast(RequestAuth, RequestAuth.of(request.scope))
         query = request.url.query
         target = request.url.path + (f"?{query}" if query else "")

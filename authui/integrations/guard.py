@@ -17,14 +17,6 @@ CHALLENGE = ("WWW-Authenticate", 'Bearer realm="authui"')
 """The challenge a 401 carries (RFC 9110 asks every 401 for one)."""
 
 
-def wants_page(accept: str | None, content_type: str | None) -> bool:
-    """Whether the caller is a browser loading a page: it accepts HTML and sends no JSON
-    (given its ``Accept`` and ``Content-Type`` headers)."""
-    if "json" in (content_type or "").lower():
-        return False
-    return "text/html" in (accept or "").lower()
-
-
 def unauthorized_message() -> str:
     """The reason a 401 gives, translated."""
     return translate("Sign in to access this resource.")

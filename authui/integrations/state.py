@@ -17,8 +17,7 @@ from typing import Any
 
 from authui.config import AuthConfig, raw, skip_csrf_check
 from authui.env import DEFAULT_BASE_PATH, set_env_defaults
-from authui.errors import AuthError
-from authui.logger import Logger, StandardLogger, WarningCode
+from authui.logger import FilteredLogger, StandardLogger
 from authui.options import aclose
 
 ConfigSource = AuthConfig | Callable[[Any], AuthConfig | Awaitable[AuthConfig]]
@@ -88,7 +87,9 @@ class Integration:
                 config,
                 raw=raw,
                 skip_csrf_check=skip_csrf_check,
-                logger=WithoutWarnings(config.logger or StandardLogger()),
+                logger=FilteredLogger(
+                    config.logger or StandardLogger(), debug_enabled=True, warnings_enabled=False
+                ),
             )
             self.internal[config] = internal
         return internal
@@ -97,19 +98,3 @@ class Integration:
         """Close the adapters authui made from database URLs for this integration."""
         for config in list(self.prepared.values()):
             await aclose(config)
-
-
-@dataclass(frozen=True, slots=True)
-class WithoutWarnings:
-    """A logger passing on errors and debug messages but not configuration warnings."""
-
-    inner: Logger
-
-    def error(self, error: AuthError) -> None:
-        self.inner.error(error)
-
-    def warn(self, code: WarningCode) -> None:
-        return None
-
-    def debug(self, message: str, metadata: Any = None) -> None:
-        self.inner.debug(message, metadata)

@@ -5,6 +5,8 @@ Each transport makes one POST through the shared HTTP client, authenticated with
 provider's ``api_key``. ``options["base_url"]`` replaces the service's scheme and host (a
 proxy, or a stand-in in tests). A non-2xx answer raises ``DeliveryError`` with the status
 and the service's own error text; the API key and the sign-in link are blanked out of it.
+No answer at all (the service unreachable, a timeout) or a 5xx answer is an outage:
+``MailServiceUnavailable``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,12 @@ import httpx
 
 from authui.env import provider_env_prefix
 from authui.http_client import shared_client
-from authui.mail.message import DeliveryError, VerificationEmail
+from authui.mail.message import (
+    DeliveryError,
+    MailServiceUnavailable,
+    VerificationEmail,
+    tls_failure,
+)
 from authui.mail.mime import sender_domain
 from authui.providers.email import EmailProvider
 
@@ -180,11 +187,20 @@ async def _post(
             data=data,
         )
     except httpx.HTTPError as exc:
-        raise DeliveryError(f"{service} could not be reached: {type(exc).__name__}") from exc
+        error = MailServiceUnavailable if _unreachable(exc) else DeliveryError
+        raise error(f"{service} could not be reached: {type(exc).__name__}") from exc
     if not answer.is_success:
         hidden = [provider.api_key or "", message.url, *_link_tokens(message.url)]
         reason = _blanked(_service_reason(answer), hidden)[:_REASON_LIMIT]
-        raise DeliveryError(f"{service} refused the message: HTTP {answer.status_code}: {reason}")
+        error = MailServiceUnavailable if answer.is_server_error else DeliveryError
+        raise error(f"{service} refused the message: HTTP {answer.status_code}: {reason}")
+
+
+def _unreachable(exc: httpx.HTTPError) -> bool:
+    """No answer: the connection failed or dropped, or timed out (an outage), as opposed
+    to a TLS failure or a URL httpx cannot use, which need a change of settings."""
+    outage = (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError)
+    return isinstance(exc, outage) and not tls_failure(exc)
 
 
 def _service_reason(answer: httpx.Response) -> str:

@@ -2,7 +2,9 @@
 
 The link carries a random token; the adapter stores only ``sha256hex(token + secret)``
 (Auth.js's form, so links of either library work against a shared database). A token is
-used at most once: ``use_verification_token`` deletes it as it reads it.
+used at most once: ``use_verification_token`` deletes it as it reads it. Opening the link
+(``GET``) only shows a page whose button posts the token on, unless the provider is
+``one_click``: mail scanners open links too, and must not spend them.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import hashlib
 import inspect
 import secrets
 import uuid
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
 
@@ -19,15 +22,16 @@ from authui.adapters.base import AdapterCalls, AdapterUser, VerificationToken
 from authui.callbacks import emit
 from authui.context import Context
 from authui.dates import in_seconds, now
-from authui.errors import EmailSignInError, Verification
+from authui.errors import EmailSignInError, ServiceUnavailable, Verification
 from authui.http import InternalResponse
 from authui.mail.addresses import InvalidEmailAddress, normalize_email
-from authui.mail.limits import over_limit
-from authui.mail.message import VerificationEmail
+from authui.mail.message import MailServiceUnavailable, VerificationEmail
 from authui.mail.render import render_email
 from authui.providers.email import EmailProvider
+from authui.proxies import client_address
 from authui.sessions import DatabaseSessions, strategy_for
 from authui.sessions.database import adapter_of, user_record
+from authui.throttle import check_email
 
 NEEDED_FOR = "email sign-in"
 
@@ -72,41 +76,24 @@ async def _user_and_account(
     return found, user, account
 
 
-def client_address(ctx: Context) -> str | None:
-    """The client's IP address: the last ``X-Forwarded-For`` entry (the one the proxy in
-    front of the app added) when the host is trusted, else what the server saw."""
-    forwarded = ctx.request.headers.get("x-forwarded-for")
-    if forwarded and ctx.options.config.trust_host:
-        return forwarded.split(",")[-1].strip() or ctx.request.client
-    return ctx.request.client
-
-
 async def send_link(ctx: Context, provider: EmailProvider) -> InternalResponse:
     """Check the address and the limits, ask ``sign_in``, store the token, send the email,
     and show the verify-request page.
 
     Raises:
-        EmailSignInError: The address is not valid, a limit is reached, or the email was
-            not sent (its token is then deleted, so no link works without an email).
+        EmailSignInError: The address is not valid, or the mail service refused the email.
+        TooManyAttempts: A limit of ``provider.limits`` is reached (``authui.throttle``).
+        ServiceUnavailable: The mail service could not be reached.
         AccessDenied: ``sign_in`` refused.
+
+    When the email is not sent, its token is deleted: no link works without an email.
     """
     adapter = adapter_of(ctx)
     try:
         email = _address(provider, ctx.body.get("email"))
     except ValueError as exc:
         raise EmailSignInError(str(exc), code="invalid_email") from exc
-    if provider.limits is not None:
-        passed = await over_limit(
-            adapter,
-            provider.limits,
-            scope=f"email:{provider.id}",
-            address=email,
-            client=client_address(ctx),
-        )
-        if passed is not None:
-            raise EmailSignInError(
-                f"The per-{passed} limit of sign-in emails is reached", code="rate_limited"
-            )
+    await check_email(ctx, provider, email, client_address(ctx.request, ctx.options))
     _, user, account = await _user_and_account(adapter, provider, email)
     elsewhere = await allowed_redirect(
         ctx, user=user, account=account, email={"verification_request": True}
@@ -136,6 +123,12 @@ async def send_link(ctx: Context, provider: EmailProvider) -> InternalResponse:
         await _deliver(ctx, provider, message, token)
     except Exception as exc:
         await adapter.call("use_verification_token", NEEDED_FOR, email, stored)
+        if isinstance(exc, MailServiceUnavailable):
+            raise ServiceUnavailable(
+                f"The sign-in email could not be sent through {provider.id}: the mail "
+                "service is unavailable",
+                cause={"err": exc, "provider": provider.id},
+            ) from exc
         raise EmailSignInError(
             f"The sign-in email could not be sent through {provider.id}: {exc}",
             code="send_failed",
@@ -167,19 +160,31 @@ async def _deliver(
     await provider.transport(message, provider)
 
 
-async def _use(ctx: Context, provider: EmailProvider, adapter: AdapterCalls) -> str:
+def read_link(provider: EmailProvider, values: Mapping[str, Any]) -> tuple[str, str]:
+    """The token and the normalised address a sign-in link carries: in its query, or in
+    the confirmation form that posts them on. Reads only: nothing is used up.
+
+    Raises:
+        Verification: No token or no address, or an address that is not valid.
+    """
+    token, raw_email = values.get("token"), values.get("email")
+    if not isinstance(token, str) or not token or not isinstance(raw_email, str) or not raw_email:
+        raise Verification("The sign-in link has no token or no email address")
+    try:
+        return token, _address(provider, raw_email)
+    except ValueError as exc:
+        raise Verification(f"The sign-in link's address is not valid: {exc}") from exc
+
+
+async def _use(
+    ctx: Context, provider: EmailProvider, adapter: AdapterCalls, values: Mapping[str, Any]
+) -> str:
     """The address of a valid, unused, unexpired link; the token is used up.
 
     Raises:
         Verification: The link has no token or address, or is used, expired or altered.
     """
-    token, raw_email = ctx.query.get("token"), ctx.query.get("email")
-    if not token or not raw_email:
-        raise Verification("The sign-in link has no token or no email address")
-    try:
-        email = _address(provider, raw_email)
-    except ValueError as exc:
-        raise Verification(f"The sign-in link's address is not valid: {exc}") from exc
+    token, email = read_link(provider, values)
     for secret in _secrets(ctx, provider):
         invite: VerificationToken | None = await adapter.call(
             "use_verification_token", NEEDED_FOR, email, token_hash(token, secret)
@@ -193,16 +198,24 @@ async def _use(ctx: Context, provider: EmailProvider, adapter: AdapterCalls) -> 
     return email
 
 
-async def accept_link(ctx: Context, provider: EmailProvider) -> InternalResponse:
+async def accept_link(
+    ctx: Context, provider: EmailProvider, values: Mapping[str, Any]
+) -> InternalResponse:
     """Use the link's token and sign its address in: the stored user (now verified), or a
     new user, who is sent to the new-user page.
+
+    Args:
+        ctx: The request.
+        provider: The link's provider.
+        values: Where the link's ``token`` and ``email`` are: the confirmation form's
+            body, or (``one_click``) the link's query.
 
     Raises:
         Verification: See ``_use``.
         AccessDenied: ``sign_in`` refused.
     """
     adapter = adapter_of(ctx)
-    email = await _use(ctx, provider, adapter)
+    email = await _use(ctx, provider, adapter, values)
     found, user, account = await _user_and_account(adapter, provider, email)
     elsewhere = await allowed_redirect(ctx, user=user, account=account)
     if elsewhere is not None:

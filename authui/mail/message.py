@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ssl
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -34,3 +35,20 @@ class VerificationEmail:
 class DeliveryError(Exception):
     """The mail service refused the message or could not be reached. The message names the
     service, the status and the service's reason; never the API key or the link."""
+
+
+class MailServiceUnavailable(DeliveryError):
+    """The mail service could not be reached or is down (a refused or dropped connection,
+    a timeout, a 5xx answer): an outage, answered with 503 and ``Retry-After`` rather than
+    a sign-in error. Raise it from your own sender for the same answer."""
+
+
+def tls_failure(exc: BaseException) -> bool:
+    """Whether ``exc`` came from a TLS handshake or certificate check: a setting to fix
+    (or someone in the way), not an outage, even where it surfaces as a connection error."""
+    chain: list[BaseException] = []
+    link: BaseException | None = exc
+    while link is not None and link not in chain:
+        chain.append(link)
+        link = link.__cause__ or link.__context__
+    return any(isinstance(e, ssl.SSLError) for e in chain)

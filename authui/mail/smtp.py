@@ -23,7 +23,12 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import aiosmtplib
 
-from authui.mail.message import DeliveryError, VerificationEmail
+from authui.mail.message import (
+    DeliveryError,
+    MailServiceUnavailable,
+    VerificationEmail,
+    tls_failure,
+)
 from authui.mail.mime import build_message
 from authui.providers.email import EmailProvider
 
@@ -32,6 +37,8 @@ StartTLS = Literal["auto", "required", "never"]
 
 SMTP_TIMEOUT = 15.0
 """Seconds to wait for the server at each step: a hung server must not hold a sign-in."""
+SERVICE_NOT_AVAILABLE = 421
+"""The SMTP reply of a server that is shutting down or overloaded (RFC 5321 §4.2.3)."""
 
 _DEFAULT_PORTS = {"smtp": 587, "smtps": 465}
 _STARTTLS_FLAG: dict[StartTLS, bool | None] = {"auto": None, "required": True, "never": False}
@@ -119,10 +126,11 @@ async def smtp_transport(message: VerificationEmail, provider: EmailProvider) ->
     """Send ``message`` through the SMTP server ``provider.server``.
 
     Raises:
-        DeliveryError: No or a malformed server URL; the server could not be reached, the
-            TLS handshake or the login failed, or the server refused the sender, the
-            recipient or the message. The message names the server and its answer, never
-            the password.
+        MailServiceUnavailable: The server could not be reached (connection refused or
+            dropped, a timeout) or answered 421 (not available).
+        DeliveryError: No or a malformed server URL; the TLS handshake or the login
+            failed, or the server refused the sender, the recipient or the message. The
+            message names the server and its answer, never the password.
     """
     if not provider.server:
         raise DeliveryError(f"SMTP: the provider {provider.id!r} has no server URL")
@@ -143,6 +151,15 @@ async def smtp_transport(message: VerificationEmail, provider: EmailProvider) ->
         raise DeliveryError(f"SMTP server {server} refused the recipient: {answers}") from exc
     except aiosmtplib.SMTPResponseException as exc:
         what = next((text for kind, text in _REFUSALS if isinstance(exc, kind)), "answered")
-        raise DeliveryError(f"SMTP server {server} {what}: {exc.code} {exc.message}") from exc
+        error = MailServiceUnavailable if exc.code == SERVICE_NOT_AVAILABLE else DeliveryError
+        raise error(f"SMTP server {server} {what}: {exc.code} {exc.message}") from exc
     except (aiosmtplib.SMTPException, OSError) as exc:
-        raise DeliveryError(f"SMTP server {server} failed: {exc}") from exc
+        error = MailServiceUnavailable if _unreachable(exc) else DeliveryError
+        raise error(f"SMTP server {server} failed: {exc}") from exc
+
+
+def _unreachable(exc: Exception) -> bool:
+    """A refused, dropped or timed-out connection (aiosmtplib's connection errors are
+    ``ConnectionError``s, its timeouts ``TimeoutError``s): the server is down or out of
+    reach. A TLS failure or a missing extension needs a change of settings instead."""
+    return isinstance(exc, ConnectionError | TimeoutError) and not tls_failure(exc)

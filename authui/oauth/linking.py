@@ -8,7 +8,8 @@ Decided before the ``sign_in`` callback runs, written only after it allows the s
 - not linked, someone signed in: linked to them ("connect another provider");
 - not linked, nobody signed in, a user has the email: ``OAuthAccountNotLinked``, unless
   the provider allows email linking *and* vouches for the address (then linked to them);
-- not linked, nobody signed in, no such user: a new user, with the account linked.
+- not linked, nobody signed in, no such user: a new user, with the account linked
+  (both in one atomic step when the adapter has ``create_user_and_account``).
 
 Without an adapter nothing is stored: the user's id is derived from the provider and
 the account id, so it is the same at every sign-in.
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from authui.adapters.base import AdapterAccount, AdapterUser
@@ -121,32 +122,25 @@ def _account(provider: OAuthProvider, authorized: Authorized, user_id: str) -> A
     )
 
 
-async def _link(
-    ctx: Context, provider: OAuthProvider, authorized: Authorized, user: AdapterUser
-) -> Callable[[], Awaitable[None]]:
-    """Link the account to ``user``; returns the ``link_account`` event to emit."""
-    adapter = ctx.options.adapter
-    assert adapter is not None
-    await adapter.call("link_account", NEEDED_FOR, _account(provider, authorized, user.id))
-
-    async def event() -> None:
-        await emit(
-            ctx.options.config.events.link_account,
-            ctx.options.logger,
-            user=user_record(user),
-            account=authorized.account,
-            profile=authorized.profile,
-        )
-
-    return event
+async def _emit_link(ctx: Context, authorized: Authorized, user: AdapterUser) -> None:
+    """The ``link_account`` event, for an account linked to ``user``."""
+    await emit(
+        ctx.options.config.events.link_account,
+        ctx.options.logger,
+        user=user_record(user),
+        account=authorized.account,
+        profile=authorized.profile,
+    )
 
 
 def _linker(
     ctx: Context, provider: OAuthProvider, authorized: Authorized, user: AdapterUser
 ) -> Store:
     async def store() -> dict[str, Any]:
-        linked = await _link(ctx, provider, authorized, user)
-        await linked()
+        adapter = ctx.options.adapter
+        assert adapter is not None
+        await adapter.call("link_account", NEEDED_FOR, _account(provider, authorized, user.id))
+        await _emit_link(ctx, authorized, user)
         return user_record(user)
 
     return store
@@ -156,17 +150,34 @@ def _creator(
     ctx: Context, provider: OAuthProvider, authorized: Authorized, new_user: AdapterUser
 ) -> Store:
     async def store() -> dict[str, Any]:
-        adapter = ctx.options.adapter
-        assert adapter is not None
-        stored: AdapterUser = await adapter.call("create_user", NEEDED_FOR, new_user)
-        try:
-            linked = await _link(ctx, provider, authorized, stored)
-        except BaseException:
-            await adapter.call("delete_user", NEEDED_FOR, stored.id)  # no user without account
-            raise
+        stored = await _create_with_account(
+            ctx, new_user, _account(provider, authorized, new_user.id)
+        )
         record = user_record(stored)
         await emit(ctx.options.config.events.create_user, ctx.options.logger, user=record)
-        await linked()
+        await _emit_link(ctx, authorized, stored)
         return record
 
     return store
+
+
+async def _create_with_account(
+    ctx: Context, new_user: AdapterUser, account: AdapterAccount
+) -> AdapterUser:
+    """Store ``new_user`` with ``account`` linked to it: in one atomic step when the adapter
+    has ``create_user_and_account``, else ``create_user`` then ``link_account``, deleting
+    the user again if linking fails (no user without its account). Returns the stored
+    user."""
+    adapter = ctx.options.adapter
+    assert adapter is not None
+    if adapter.has("create_user_and_account"):
+        stored: AdapterUser
+        stored, _ = await adapter.call("create_user_and_account", NEEDED_FOR, new_user, account)
+        return stored
+    stored = await adapter.call("create_user", NEEDED_FOR, new_user)
+    try:
+        await adapter.call("link_account", NEEDED_FOR, replace(account, user_id=stored.id))
+    except BaseException:
+        await adapter.call("delete_user", NEEDED_FOR, stored.id)
+        raise
+    return stored

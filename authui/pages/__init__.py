@@ -17,6 +17,7 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, se
 from markupsafe import Markup
 
 from authui.config import Theme
+from authui.errors import AuthError
 from authui.http import InternalResponse
 from authui.i18n import translate
 from authui.pages.assets import STATIC_PREFIX, Assets
@@ -38,18 +39,38 @@ SIGNIN_ERRORS: Mapping[str, str] = {
     "EmailSignin": "The e-mail could not be sent.",
     "EmailSignInError": "The e-mail could not be sent.",
     "EmailSignInError:invalid_email": "Enter a valid email address.",
-    "EmailSignInError:rate_limited": "Too many sign-in links were asked for. Wait a while "
-    "and try again.",
     "CredentialsSignin": "Sign in failed. Check the details you provided are correct.",
+    "OAuthSignInError": "The sign-in with this provider could not be started. Try again, "
+    "or sign in another way.",
+    "MissingCSRF": "The sign-in form had expired. Please try again.",
+    "AccountNotLinked": "This passkey or email address belongs to another account. Sign "
+    "in with that account first; you can add a passkey to it afterwards.",
+    "AuthError": "Something went wrong while signing in. Try again, or sign in another way.",
+    "TooManyAttempts": "Too many attempts. Wait a few minutes, then try again.",
+    "TooManyAttempts:minute": "Too many attempts. Try again in a minute.",
+    "TooManyAttempts:minutes": "Too many attempts. Try again in {minutes} minutes.",
     "SessionRequired": "Please sign in to access this page.",
 }
 
 
+def error_message(error: AuthError) -> str:
+    """The sign-in page's message for a raised error (its ``type`` and ``code``); for a
+    throttled attempt, how long to wait (translated here, as it has a number in it)."""
+    if error.type == "TooManyAttempts" and error.retry_after:
+        minutes = (error.retry_after + 59) // 60
+        if minutes == 1:
+            return translate(SIGNIN_ERRORS["TooManyAttempts:minute"])
+        return translate(SIGNIN_ERRORS["TooManyAttempts:minutes"], minutes=minutes)
+    return signin_error_message(error.type, getattr(error, "code", None))
+
+
 def signin_error_message(error: str, code: str | None = None) -> str:
-    """The sign-in page's message for an ``error`` value and its ``code`` (unknown values:
-    the error's message, else the default)."""
-    found = SIGNIN_ERRORS.get(f"{error}:{code}") if code else None
-    return found or SIGNIN_ERRORS.get(error, SIGNIN_ERRORS["default"])
+    """The sign-in page's message for an ``error`` value and its ``code``: the sign-in
+    page's own, else the error page's text for that value, else the default."""
+    found = (SIGNIN_ERRORS.get(f"{error}:{code}") if code else None) or SIGNIN_ERRORS.get(error)
+    if found is None and error in ERROR_PAGES:
+        found = ERROR_PAGES[error][2]
+    return found or SIGNIN_ERRORS["default"]
 
 
 ERROR_PAGES: Mapping[str, tuple[int, str, str, bool]] = {
@@ -61,6 +82,42 @@ ERROR_PAGES: Mapping[str, tuple[int, str, str, bool]] = {
         False,
     ),
     "AccessDenied": (403, "Access Denied", "You do not have permission to sign in.", True),
+    "WebAuthnVerificationError": (
+        400,
+        "Passkey not accepted",
+        "The passkey request was already used, has expired, or its answer could not be "
+        "verified. Start again and use your passkey once more.",
+        True,
+    ),
+    "PasskeyAlreadyRegistered": (
+        409,
+        "Passkey already registered",
+        "This passkey is already registered with this site. Sign in with it, or add a "
+        "different passkey.",
+        True,
+    ),
+    "AccountNotLinked": (409, "Unable to sign in", SIGNIN_ERRORS["AccountNotLinked"], True),
+    "OAuthAccountNotLinked": (
+        409,
+        "Unable to sign in",
+        SIGNIN_ERRORS["OAuthAccountNotLinked"],
+        True,
+    ),
+    "OAuthCallbackError": (
+        400,
+        "Unable to sign in",
+        "The sign-in provider did not complete the sign-in. Try again, or sign in with a "
+        "different account.",
+        True,
+    ),
+    "CredentialsSignin": (401, "Unable to sign in", SIGNIN_ERRORS["CredentialsSignin"], True),
+    "EmailSignInError": (
+        400,
+        "Unable to sign in",
+        "The sign-in e-mail could not be sent. Check the address, wait a moment, and try again.",
+        True,
+    ),
+    "MissingCSRF": (403, "Unable to sign in", SIGNIN_ERRORS["MissingCSRF"], True),
     "Verification": (
         403,
         "Unable to sign in",
@@ -68,8 +125,51 @@ ERROR_PAGES: Mapping[str, tuple[int, str, str, bool]] = {
         "expired.",
         True,
     ),
+    "ServiceUnavailable": (
+        503,
+        "Temporarily unavailable",
+        "The service is temporarily unavailable. Nothing was changed: wait a moment, then "
+        "try again.",
+        False,
+    ),
+    "AdapterError": (
+        500,
+        "Unable to sign in",
+        "The server could not complete your sign-in. Nothing was changed: try again.",
+        True,
+    ),
+    "BadRequest": (
+        400,
+        "Bad request",
+        "The address you followed is not one this site can answer. Go back and try again "
+        "from the site's own pages.",
+        False,
+    ),
+    "InvalidHost": (
+        400,
+        "Bad request",
+        "This site does not answer for the address your browser used. Check the address, "
+        "or go to the site's own address.",
+        False,
+    ),
+    "TooManyAttempts": (
+        429,
+        "Too many attempts",
+        "There were too many sign-in attempts. Wait a few minutes, then try again.",
+        True,
+    ),
 }
 """``error`` value → (status, heading, text, whether to offer a sign-in button)."""
+
+UNKNOWN_ERROR_PAGE = (
+    200,
+    "Error",
+    "Something went wrong. Go back to the site and try again; if it happens again, "
+    "contact the site's owner.",
+    False,
+)
+"""The error page for an ``error`` value ``ERROR_PAGES`` does not know (Auth.js's generic
+"Error", 200, with a link to the site)."""
 
 
 def security_headers(nonce: str) -> list[tuple[str, str]]:
@@ -156,7 +256,7 @@ class PageRenderer:
         self, error: str, *, sign_in_url: str | None, site_url: str | None = None
     ) -> InternalResponse:
         """The error page for an ``error`` value; the status follows the error."""
-        status, heading, text, offer_sign_in = ERROR_PAGES.get(error, (200, "Error", "", False))
+        status, heading, text, offer_sign_in = ERROR_PAGES.get(error, UNKNOWN_ERROR_PAGE)
         return self.page(
             "error.html",
             "Error",

@@ -50,6 +50,9 @@ class EmailProvider(Provider):
             secret by default.
         limits: How many links an address or a client may ask for; ``None`` for no
             limit (not recommended: anyone could flood an inbox).
+        one_click: Following the link signs in at once, as in Auth.js. By default
+            (``False``) the link opens a page whose button signs in: mail scanners and
+            link previewers, which open every link in an email, spend nothing.
         options: Transport settings: ``base_url`` (the API's address), ``region``
             (Mailgun ``"US"``/``"EU"``), ``transactional_id`` (Loops) …
     """
@@ -67,4 +70,5 @@ class EmailProvider(Provider):
     normalize_identifier: Callable[[str], str] | None = None
     secret: str | None = None
     limits: SendLimits | None = field(default_factory=SendLimits)
+    one_click: bool = False
     options: Mapping[str, Any] = field(default_factory=dict)

@@ -17,7 +17,14 @@ from authui.callbacks import emit, invoke
 from authui.context import Context
 from authui.cookies import Cookie
 from authui.dates import in_seconds, now, to_iso
-from authui.errors import MissingAdapter, SessionTokenError, SignOutError
+from authui.errors import (
+    AdapterError,
+    AuthError,
+    MissingAdapter,
+    ServiceUnavailable,
+    SessionTokenError,
+    SignOutError,
+)
 
 NEEDED_FOR = "database sessions"
 
@@ -65,8 +72,13 @@ class DatabaseSessions:
         """Check the session: ``(session JSON or None, cookies to set)``.
 
         ``claims`` (validated by the server) update the user record, e.g. the name chosen
-        on the new-user page. An adapter failure is logged as ``SessionTokenError`` and the
-        answer is ``None``, the cookie left alone (the database may come back).
+        on the new-user page. A failure other than an outage is logged as
+        ``SessionTokenError`` (an adapter's in one line, without the values it quotes) and
+        the answer is ``None``, the cookie left alone.
+
+        Raises:
+            ServiceUnavailable: The database is unreachable: the session is neither there
+                nor gone, and the cookie is kept for when the database is back.
         """
         chunks = ctx.session_chunks()
         token = chunks.value
@@ -97,6 +109,11 @@ class DatabaseSessions:
                 new_session=new_session,
                 **extra,
             )
+        except ServiceUnavailable:
+            raise
+        except AdapterError as exc:
+            options.logger.error(SessionTokenError(exc.detail))
+            return None, []
         except Exception as exc:
             options.logger.error(SessionTokenError(cause={"err": exc}))
             return None, []
@@ -155,7 +172,9 @@ class DatabaseSessions:
         return record, self._cookies(ctx, session)
 
     async def destroy(self, ctx: Context) -> list[Cookie]:
-        """Sign out: delete the row, emit ``sign_out`` with it, clear the cookie."""
+        """Sign out: delete the row, emit ``sign_out`` with it, clear the cookie. When the
+        row cannot be deleted (the database is down), the cookie is cleared all the same:
+        this browser is signed out, and the row ends at its expiry."""
         chunks = ctx.session_chunks()
         token = chunks.value
         if not token:
@@ -163,8 +182,8 @@ class DatabaseSessions:
         options = ctx.options
         try:
             session = await adapter_of(ctx).call("delete_session", NEEDED_FOR, token)
-        except Exception as exc:
-            options.logger.error(SignOutError(cause={"err": exc}))
+        except AuthError as exc:  # an outage too: the cookie goes all the same
+            options.logger.error(SignOutError(f"The session row stays: {exc.detail}"))
         else:
             await emit(options.config.events.sign_out, options.logger, session=session)
         return chunks.clear()

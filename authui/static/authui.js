@@ -41,15 +41,22 @@
     }
   }
 
-  async function readJson(response, what) {
-    if (!response.ok) {
-      throw new AuthuiError(`authui: ${what} answered HTTP ${response.status}`, response.status);
-    }
+  // The JSON of an answer. A refusal that still says where to go ({"url"} with 429 when
+  // throttled, 503 in an outage, 400 for a bad request) is an answer too, when the caller
+  // posted a form; any other non-OK status is an AuthuiError.
+  async function readJson(response, what, withUrl = false) {
+    const failed = () =>
+      new AuthuiError(`authui: ${what} answered HTTP ${response.status}`, response.status);
+    if (!response.ok && !withUrl) throw failed();
+    let data;
     try {
-      return await response.json();
+      data = await response.json();
     } catch {
+      if (!response.ok) throw failed();
       throw new AuthuiError(`authui: ${what} did not answer JSON`, response.status);
     }
+    if (!response.ok && !(data && typeof data.url === "string")) throw failed();
+    return data;
   }
 
   async function getJson(action) {
@@ -73,7 +80,7 @@
       },
       body: new URLSearchParams(fields),
     });
-    const data = await readJson(response, "POST " + new URL(url, location.href).pathname);
+    const data = await readJson(response, "POST " + new URL(url, location.href).pathname, true);
     if (!data || typeof data.url !== "string") {
       throw new AuthuiError("authui: the server answered without a url", response.status);
     }

@@ -1,2 +1,2 @@
-"""Passkey ceremonies on py_webauthn: options, the challenge cookie, verification, and the
+"""Passkey ceremonies on py_webauthn: options, single-use challenges, verification, and the
 linking rules for passkeys."""

@@ -1,6 +1,7 @@
-"""The two WebAuthn ceremonies: ``GET /webauthn-options/<id>`` makes the options and keeps
-the challenge in a sealed single-use cookie; ``POST /callback/<id>`` verifies the browser's
-answer against it and signs in (registering a passkey first, for ``register``).
+"""The two WebAuthn ceremonies: ``GET /webauthn-options/<id>`` makes the options and issues
+their challenge (recorded through the adapter, sealed into a cookie: ``challenges``);
+``POST /callback/<id>`` spends it, verifies the browser's answer against it and signs in
+(registering a passkey first, for ``register``).
 
 Credential ids and public keys are stored in standard base64 with padding, as Auth.js
 stores them, so a database shared with an Auth.js app holds the same passkeys.
@@ -20,17 +21,20 @@ from authui.actions.authorized import finish_sign_in
 from authui.adapters.base import AdapterAccount, AdapterAuthenticator, AdapterCalls, AdapterUser
 from authui.callbacks import emit
 from authui.context import Context
-from authui.cookies import CHECK_MAX_AGE, Cookie, deletion
-from authui.errors import AccountNotLinked, AuthError, WebAuthnVerificationError
+from authui.errors import (
+    AccountNotLinked,
+    AdapterError,
+    AuthError,
+    PasskeyAlreadyRegistered,
+    WebAuthnVerificationError,
+)
 from authui.http import InternalResponse
-from authui.jwt import JWTDecodeError, decode
 from authui.providers.webauthn import WebAuthnProvider
-from authui.sealed import seal
 from authui.sessions.current import signed_in_user
 from authui.sessions.database import adapter_of, user_record
+from authui.webauthn.challenges import NEEDED_FOR, issue, spend
 
 Action = Literal["register", "authenticate"]
-NEEDED_FOR = "passkeys"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,37 +74,6 @@ def decide(action: str | None, *, logged_in: bool, known: bool, exists: bool) ->
     if logged_in:
         return None
     return "register" if known and not exists else "authenticate"
-
-
-def _seal(ctx: Context, provider: WebAuthnProvider, value: dict[str, Any]) -> Cookie:
-    return seal(ctx, ctx.cookies.webauthn_challenge, provider.id, value)
-
-
-def _unseal(ctx: Context, provider: WebAuthnProvider) -> dict[str, Any]:
-    """The challenge data of this browser's ceremony; the cookie is spent.
-
-    Raises:
-        WebAuthnVerificationError: There is none (used already, expired, or from another
-            provider's ceremony).
-    """
-    option = ctx.cookies.webauthn_challenge
-    raw = ctx.request.cookies.get(option.name)
-    if not raw:
-        raise WebAuthnVerificationError(
-            "No passkey challenge cookie: the ceremony was used already, took more than "
-            f"{CHECK_MAX_AGE // 60} minutes, or cookies are blocked"
-        )
-    ctx.spent_cookies.append(deletion(option.name, option.options))
-    try:
-        sealed = decode(token=raw, secret=ctx.options.keys, salt=option.name) or {}
-    except JWTDecodeError as exc:
-        raise WebAuthnVerificationError(
-            "The passkey challenge cookie is expired or unreadable", cause={"err": exc}
-        ) from exc
-    value = sealed.get("value")
-    if sealed.get("provider") != provider.id or not isinstance(value, dict):
-        raise WebAuthnVerificationError("The passkey challenge belongs to another provider")
-    return value
 
 
 async def options(ctx: Context, provider: WebAuthnProvider) -> InternalResponse:
@@ -145,8 +118,8 @@ async def options(ctx: Context, provider: WebAuthnProvider) -> InternalResponse:
             ),
             exclude_credentials=[_descriptor(a) for a in known],
         )
-        sealed: dict[str, Any] = {
-            "challenge": _b64url(created.challenge),
+        challenge = created.challenge
+        ceremony: dict[str, Any] = {
             "register": {k: user.get(k) for k in ("id", "email", "name")} | {"exists": exists},
         }
         body = options_to_json(created)
@@ -157,12 +130,12 @@ async def options(ctx: Context, provider: WebAuthnProvider) -> InternalResponse:
             allow_credentials=[_descriptor(a) for a in known],
             user_verification=verification,
         )
-        sealed = {"challenge": _b64url(requested.challenge)}
+        challenge, ceremony = requested.challenge, {}
         body = options_to_json(requested)
     return InternalResponse(
         headers=[("Content-Type", "application/json")],
         body={"action": chosen, "options": json.loads(body)},
-        cookies=[_seal(ctx, provider, sealed)],
+        cookies=[await issue(ctx, provider, adapter, challenge, ceremony)],
     )
 
 
@@ -170,10 +143,6 @@ def _bad_request(message: str) -> InternalResponse:
     return InternalResponse(
         status=400, headers=[("Content-Type", "application/json")], body={"error": message}
     )
-
-
-def _b64url(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
 def _descriptor(authenticator: AdapterAuthenticator) -> Any:
@@ -262,12 +231,12 @@ async def _authenticate(
     )
     if stored is None:
         raise WebAuthnVerificationError("This passkey is not registered here")
-    challenge = _unseal(ctx, provider)
+    challenge, _ = await spend(ctx, provider, adapter)
     party = relying_party(ctx, provider)
     try:
         verified = verify_authentication_response(
             credential=credential,
-            expected_challenge=_challenge_bytes(challenge),
+            expected_challenge=challenge,
             expected_rp_id=party.id,
             expected_origin=party.origin,
             credential_public_key=base64.b64decode(stored.credential_public_key),
@@ -301,13 +270,6 @@ async def _authenticate(
     )
 
 
-def _challenge_bytes(challenge: dict[str, Any]) -> bytes:
-    value = challenge.get("challenge")
-    if not isinstance(value, str):
-        raise WebAuthnVerificationError("The passkey challenge cookie holds no challenge")
-    return base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
-
-
 def _account_json(provider: WebAuthnProvider, account_id: str, user_id: str) -> dict[str, Any]:
     return {
         "providerAccountId": account_id,
@@ -323,15 +285,15 @@ async def _register(
     from webauthn import verify_registration_response
     from webauthn.helpers.exceptions import WebAuthnException
 
-    challenge = _unseal(ctx, provider)
-    registering = challenge.get("register")
+    challenge, ceremony = await spend(ctx, provider, adapter)
+    registering = ceremony.get("register")
     if not isinstance(registering, dict) or not registering.get("email"):
         raise WebAuthnVerificationError("The passkey challenge was not made for a registration")
     party = relying_party(ctx, provider)
     try:
         verified = verify_registration_response(
             credential=credential,
-            expected_challenge=_challenge_bytes(challenge),
+            expected_challenge=challenge,
             expected_rp_id=party.id,
             expected_origin=party.origin,
             require_user_verification=provider.user_verification == "required",
@@ -341,6 +303,8 @@ async def _register(
             f"The passkey registration does not verify: {exc}", cause={"err": exc}
         ) from exc
     credential_id = b64(verified.credential_id)
+    if await _registered(adapter, provider, credential_id):
+        raise PasskeyAlreadyRegistered("The passkey's credential id is stored already")
     transports = credential.get("response", {}).get("transports")
     authenticator = AdapterAuthenticator(
         credential_id=credential_id,
@@ -396,31 +360,42 @@ def _storer(
     new_user: AdapterUser | None,
 ) -> Any:
     """Writes the passkey (and the new user) once ``sign_in`` allows it: the user, then
-    the account, then the authenticator; a new user is removed again if a later write
-    fails."""
+    the account, then the authenticator. If a write fails, what was written is removed
+    again (the new user, or the signed-in user's new account); a failure because the
+    passkey was stored meanwhile (a uniqueness error of the database) is
+    ``PasskeyAlreadyRegistered``."""
 
     async def store() -> dict[str, Any]:
         user = owner
         if new_user is not None:
             user = await adapter.call("create_user", NEEDED_FOR, new_user)
         assert user is not None
+        account = AdapterAccount(
+            user_id=user.id,
+            type="webauthn",
+            provider=provider.id,
+            provider_account_id=authenticator.provider_account_id,
+        )
+        linked = False
         try:
-            await adapter.call(
-                "link_account",
-                NEEDED_FOR,
-                AdapterAccount(
-                    user_id=user.id,
-                    type="webauthn",
-                    provider=provider.id,
-                    provider_account_id=authenticator.provider_account_id,
-                ),
-            )
+            await adapter.call("link_account", NEEDED_FOR, account)
+            linked = True
             await adapter.call(
                 "create_authenticator", NEEDED_FOR, replace(authenticator, user_id=user.id)
             )
-        except BaseException:
+        except BaseException as exc:
             if new_user is not None:
                 await adapter.call("delete_user", NEEDED_FOR, user.id)
+            elif linked and adapter.has("unlink_account"):
+                await adapter.call(
+                    "unlink_account", NEEDED_FOR, provider.id, account.provider_account_id
+                )
+            if isinstance(exc, AdapterError) and await _registered(
+                adapter, provider, authenticator.credential_id
+            ):
+                raise PasskeyAlreadyRegistered(
+                    "The passkey was stored by another request meanwhile", cause={"err": exc}
+                ) from exc
             raise
         record = user_record(user)
         if new_user is not None:
@@ -428,3 +403,19 @@ def _storer(
         return record
 
     return store
+
+
+async def _registered(
+    adapter: AdapterCalls, provider: WebAuthnProvider, credential_id: str
+) -> bool:
+    """Whether the credential is stored already: as a passkey, or as an account of the
+    provider."""
+    stored: AdapterAuthenticator | None = await adapter.call(
+        "get_authenticator", NEEDED_FOR, credential_id
+    )
+    if stored is not None:
+        return True
+    account: AdapterAccount | None = await adapter.call(
+        "get_account", NEEDED_FOR, credential_id, provider.id
+    )
+    return account is not None

@@ -3,8 +3,9 @@ clock for rate limits.
 
 Each server's URL comes from an environment variable, with the development and CI
 machines' address as the default. A test that needs a server asks for its fixture
-(``postgres_url``, ``mariadb_url``); when nothing listens at that address the test is
-skipped with the reason, or fails under ``CI=true`` (``tests.peers.availability``).
+(``postgres_url``, ``mariadb_url``, ``redis_url``); when nothing listens at that address
+the test is skipped with the reason, or fails under ``CI=true``
+(``tests.peers.availability``).
 
 ``rate_limit_clock`` sets the time every adapter's ``increment_rate_limit`` counts by, so
 that a test moves from one window to the next without waiting.
@@ -51,6 +52,12 @@ MARIADB = Service(
     "docker run -p 3306:3306 -e MARIADB_ALLOW_EMPTY_ROOT_PASSWORD=1 -e MARIADB_DATABASE=test "
     "mariadb:11",
 )
+REDIS = Service(
+    "Redis",
+    "AUTHUI_TEST_REDIS_URL",
+    "redis://127.0.0.1:6379/0",
+    "docker run -p 6379:6379 redis:7",
+)
 
 _DEFAULT_PORTS = {"postgresql": 5432, "mysql": 3306, "mariadb": 3306, "redis": 6379}
 _unreachable: dict[str, str] = {}  # URL -> why, so later tests skip without waiting again
@@ -85,6 +92,12 @@ def postgres_url() -> str:
 def mariadb_url() -> str:
     """The test MariaDB's SQLAlchemy URL (``AUTHUI_TEST_MARIADB_URL``)."""
     return require(MARIADB)
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """The test Redis's URL (``AUTHUI_TEST_REDIS_URL``)."""
+    return require(REDIS)
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""How authui calls adapters: missing methods are named, failures become AdapterError."""
+"""How authui calls adapters: missing methods are named; a lost connection becomes
+ServiceUnavailable, any other failure AdapterError."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import pytest
 
 from authui import SessionOptions, assert_config
 from authui.adapters.base import AdapterCalls
-from authui.errors import AdapterError, MissingAdapterMethods
+from authui.errors import AdapterError, MissingAdapterMethods, ServiceUnavailable
 from authui.logger import StandardLogger
 from tests.conftest import make_config
 
@@ -17,8 +18,11 @@ class OnlyUsers:
 
 
 class Failing:
+    def __init__(self, exc: Exception) -> None:
+        self.exc = exc
+
     async def get_user(self, user_id: str) -> None:
-        raise ConnectionResetError("connection reset by peer")
+        raise self.exc
 
 
 async def test_a_missing_method_is_named_with_what_needs_it() -> None:
@@ -31,11 +35,24 @@ async def test_a_missing_method_is_named_with_what_needs_it() -> None:
 
 
 async def test_a_failing_method_becomes_an_adapter_error_with_its_cause() -> None:
-    calls = AdapterCalls(Failing(), StandardLogger())
+    bug = ValueError("invalid literal for int() with base 10: 'x'")
+    calls = AdapterCalls(Failing(bug), StandardLogger())
     with pytest.raises(AdapterError) as raised:
         await calls.call("get_user", "the session check", "42")
-    assert isinstance(raised.value.cause["err"], ConnectionResetError)
-    assert raised.value.cause["method"] == "get_user"
+    assert raised.value.cause == {"method": "get_user"}  # the driver's error is not logged
+    assert raised.value.__cause__ is bug
+    assert raised.value.client_safe
+    assert "ValueError: invalid literal" in raised.value.detail
+
+
+async def test_a_lost_connection_becomes_service_unavailable() -> None:
+    reset = ConnectionResetError(104, "Connection reset by peer")
+    calls = AdapterCalls(Failing(reset), StandardLogger())
+    with pytest.raises(ServiceUnavailable) as raised:
+        await calls.call("get_user", "the session check", "42")
+    assert raised.value.cause == {"method": "get_user"}
+    assert raised.value.__cause__ is reset
+    assert (raised.value.status, raised.value.retry_after) == (503, 30)
 
 
 def test_assert_config_names_what_each_feature_lacks() -> None:

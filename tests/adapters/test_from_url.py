@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,13 @@ from authui.adapters.sqlalchemy import SQLAlchemyAdapter
 from authui.options import resolve
 from authui.testing import AuthClient
 from tests.conftest import make_config
+
+
+def embedded(url: str) -> TablesOnFirstUse:
+    """The adapter of an embedded database's URL: its schema is made on first use."""
+    adapter = adapter_from_url(url)
+    assert isinstance(adapter, TablesOnFirstUse)
+    return adapter
 
 
 async def test_sqlite_url_creates_its_tables_and_keeps_sessions_across_restarts(
@@ -46,7 +54,7 @@ async def test_an_embedded_database_from_before_rate_limits_is_upgraded_on_first
     assert isinstance(wrapped, TablesOnFirstUse)
     assert [await wrapped.increment_rate_limit("k", 60) for _ in range(2)] == [1, 2]
     status = await SchemaMigrator(wrapped.adapter).status()
-    assert status.version == LATEST_VERSION == 3
+    assert (status.version, status.pending) == (LATEST_VERSION, ())
     await wrapped.close()
 
 
@@ -57,3 +65,35 @@ async def test_an_unknown_database_url_is_a_configuration_error(
     response = await client.get("session")
     assert response.status == 500
     assert "nosuchdb://localhost/x" in caplog.text
+
+
+async def test_an_embedded_database_made_by_create_all_is_adopted_and_upgraded_on_first_use(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'auth.db'}"
+    async with SQLAlchemyAdapter(url) as adapter:
+        await adapter.create_all()  # tables, but no recorded version
+    wrapped = adapter_from_url(url)
+    assert isinstance(wrapped, TablesOnFirstUse)
+    assert await wrapped.get_user("nobody") is None
+    status = await SchemaMigrator(wrapped.adapter).status()
+    assert (status.version, status.pending) == (LATEST_VERSION, ())
+    await wrapped.close()
+
+
+async def test_adapters_racing_on_a_new_embedded_database_all_answer(tmp_path: Path) -> None:
+    """Four adapters on one new SQLite file (four workers' pools), three calls each at
+    once: the first makes the schema and every call answers."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'auth.db'}"
+    adapters = [embedded(url) for _ in range(4)]
+    try:
+        answers = await asyncio.gather(
+            *(adapter.get_user("nobody") for adapter in adapters for _ in range(3))
+        )
+    finally:
+        for adapter in adapters:
+            await adapter.close()
+    assert answers == [None] * 12
+    async with SQLAlchemyAdapter(url) as database:
+        status = await SchemaMigrator(database).status()
+    assert (status.version, status.pending) == (LATEST_VERSION, ())

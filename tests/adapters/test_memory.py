@@ -7,7 +7,7 @@ import dataclasses
 import inspect
 import uuid
 from collections.abc import AsyncIterator
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
 import pytest
@@ -17,6 +17,7 @@ from authui.adapters import (
     AdapterAccount,
     AdapterSession,
     AdapterUser,
+    Challenge,
     MemoryAdapter,
     UserChanges,
     VerificationToken,
@@ -252,6 +253,43 @@ class EndlessWindow(MemoryAdapter):
         return await super().increment_rate_limit(key, 10**9)
 
 
+class ResetOfOneWindowLength(MemoryAdapter):
+    async def reset_rate_limit(self, key: str) -> None:
+        for entry in [entry for entry in self.rate_limits if entry[:2] == (key, 86400)]:
+            del self.rate_limits[entry]
+
+
+class ResetOfEveryKey(MemoryAdapter):
+    async def reset_rate_limit(self, key: str) -> None:
+        self.rate_limits.clear()
+
+
+class RacyChallenges(MemoryAdapter):
+    async def use_challenge(self, key: str) -> Challenge | None:
+        found = self.challenges.get(key)
+        await asyncio.sleep(0)  # a read, then a delete: not atomic
+        self.challenges.pop(key, None)
+        return found
+
+
+class ReusableChallenges(MemoryAdapter):
+    async def use_challenge(self, key: str) -> Challenge | None:
+        return self.challenges.get(key)
+
+
+class LastChallengeOnly(MemoryAdapter):
+    async def create_challenge(self, challenge: Challenge) -> None:
+        self.challenges.clear()
+        await super().create_challenge(challenge)
+
+
+class DuplicateChallengeRefused(MemoryAdapter):
+    async def create_challenge(self, challenge: Challenge) -> None:
+        if challenge.key in self.challenges:
+            raise ValueError("duplicate key")
+        await super().create_challenge(challenge)
+
+
 BROKEN: list[tuple[type[MemoryAdapter], str, str]] = [
     (RacyTokens, "test_use_verification_token_is_atomic", "50 of 50 concurrent"),
     (NoCascade, "test_delete_user_cascades", "get_account of a deleted user's account"),
@@ -273,6 +311,24 @@ BROKEN: list[tuple[type[MemoryAdapter], str, str]] = [
     (OneWindowLength, "test_rate_limit_keys_and_window_lengths_are_independent", "on its own"),
     (CaseBlindRateLimitKeys, "test_rate_limit_keys_and_window_lengths_are_independent", "own"),
     (EndlessWindow, "test_rate_limit_window_rolls_over", "next 1-second window returned 3"),
+    (
+        ResetOfOneWindowLength,
+        "test_reset_rate_limit_starts_every_count_of_the_key_again",
+        r"returned \[1, 2, 1, 1, 1, 2, 2\]",
+    ),
+    (
+        ResetOfEveryKey,
+        "test_reset_rate_limit_starts_every_count_of_the_key_again",
+        "other keys count on",
+    ),
+    (RacyChallenges, "test_use_challenge_is_atomic", "50 of 50 concurrent use_challenge"),
+    (ReusableChallenges, "test_use_challenge_returns_it_once", "of a used challenge returned"),
+    (LastChallengeOnly, "test_challenges_are_kept_by_key", "of the other challenge returned None"),
+    (
+        DuplicateChallengeRefused,
+        "test_creating_a_challenge_twice_keeps_one",
+        "stored already raised ValueError",
+    ),
 ]
 
 
@@ -300,14 +356,23 @@ async def test_a_missing_method_is_named() -> None:
         await suite.test_adapter_methods_are_coroutine_functions(cast(Adapter, Partial()))
 
 
-async def test_rate_limit_tests_skip_an_adapter_without_increment_rate_limit() -> None:
-    class WithoutRateLimits:
+async def test_extension_tests_skip_an_adapter_without_the_extension() -> None:
+    class WithoutExtensions:
         async def get_user(self, user_id: str) -> AdapterUser | None:
             return None
 
+    class CountsWithoutReset:
+        async def increment_rate_limit(self, key: str, window_seconds: int) -> int:
+            return 1
+
     suite = AdapterConformanceWithoutWebAuthn()
+    adapter = cast(Adapter, WithoutExtensions())
     with pytest.raises(pytest.skip.Exception, match="has no increment_rate_limit"):
-        await suite.test_increment_rate_limit_counts_up(cast(Adapter, WithoutRateLimits()))
+        await suite.test_increment_rate_limit_counts_up(adapter)
+    with pytest.raises(pytest.skip.Exception, match="has no create_challenge"):
+        await suite.test_use_challenge_returns_it_once(adapter)
+    with pytest.raises(pytest.skip.Exception, match="CountsWithoutReset has no reset_rate"):
+        await suite.test_reset_rate_limit_of_an_unknown_key(cast(Adapter, CountsWithoutReset()))
 
 
 # -- rate limits -----------------------------------------------------------------------
@@ -341,3 +406,32 @@ async def test_counts_of_ended_windows_are_dropped(rate_limit_clock: RateLimitCl
     rate_limit_clock.now += 60
     assert await adapter.increment_rate_limit("d", 1) == 1
     assert adapter.rate_limits == {("d", 1, 1_000_070): 1}
+
+
+async def test_counts_of_a_reset_key_are_dropped(rate_limit_clock: RateLimitClock) -> None:
+    adapter = MemoryAdapter()
+    for key, seconds in [("a", 10), ("a", 60), ("b", 10)]:
+        await adapter.increment_rate_limit(key, seconds)
+    await adapter.reset_rate_limit("a")
+    assert adapter.rate_limits == {("b", 10, 100_000): 1}
+    rate_limit_clock.now += 60  # every window has ended; the dropped ones are not missed
+    assert await adapter.increment_rate_limit("c", 10) == 1
+    assert adapter.rate_limits == {("c", 10, 100_006): 1}
+
+
+# -- challenges ------------------------------------------------------------------------
+
+
+async def test_expired_challenges_are_dropped_when_one_is_created() -> None:
+    adapter = MemoryAdapter()
+    now = datetime.now(UTC)
+    expired = Challenge("a" * 64, now - timedelta(seconds=1))
+    again = Challenge("b" * 64, now - timedelta(seconds=1))
+    current = Challenge("c" * 64, now + timedelta(minutes=5))
+    await adapter.create_challenge(expired)
+    await adapter.create_challenge(again)
+    assert await adapter.use_challenge(again.key) == again  # used before it was dropped
+    await adapter.create_challenge(again)  # stored again after its use
+    await adapter.create_challenge(current)
+    assert adapter.challenges == {current.key: current}
+    assert await adapter.use_challenge(expired.key) is None

@@ -26,6 +26,7 @@ from authui.adapters.base import (
     AdapterAuthenticator,
     AdapterSession,
     AdapterUser,
+    Challenge,
     VerificationToken,
 )
 from authui.adapters.redis import DEFAULT_PREFIX, RedisAdapter
@@ -33,6 +34,7 @@ from authui.testing import AdapterConformance
 from tests.adapters.conftest import RateLimitClock
 from tests.peers.availability import peer_missing
 
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 REDIS_URL = os.environ.get("AUTHUI_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 _unreachable: list[str] = []  # the first failed connection's message, so later tests skip fast
@@ -380,6 +382,8 @@ async def test_key_layout(redis_client: Redis, rate_limit_clock: RateLimitClock)
         )
         authenticator = await adapter.create_authenticator(make_authenticator(user.id))
         await adapter.increment_rate_limit("email:client:2001:db8::1", 3600)
+        challenge = Challenge("5e" * 32, in_(timedelta(minutes=5)))
+        await adapter.create_challenge(challenge)
 
         pai, cid = account.provider_account_id, authenticator.credential_id
         expected = {
@@ -392,7 +396,8 @@ async def test_key_layout(redis_client: Redis, rate_limit_clock: RateLimitClock)
             "token:ada@example.com:hash": "string",
             f"authenticator:{cid}": "string",
             f"user-authenticators:{user.id}": "list",
-            "rate-limit:3600:277:email:client:2001:db8::1": "string",  # window 1_000_000 // 3600
+            "rate-limits:email:client:2001:db8::1": "hash",
+            f"challenge:{challenge.key}": "string",
         }
         assert await keys_under(redis_client, prefix) == set(expected)
         for key, kind in expected.items():
@@ -415,32 +420,65 @@ async def test_key_layout(redis_client: Redis, rate_limit_clock: RateLimitClock)
         assert stored["providerAccountId"] == pai
         stored = json.loads(await redis_client.get(prefix + f"authenticator:{cid}") or "null")
         assert stored["credentialID"] == cid
+        stored = json.loads(await redis_client.get(prefix + f"challenge:{challenge.key}") or "0")
+        assert stored == {"key": challenge.key, "expires": challenge.expires.isoformat()}
+        counts = await redis_client.hgetall(prefix + "rate-limits:email:client:2001:db8::1")
+        assert counts == {b"window:3600": b"277", b"count:3600": b"1"}  # 1_000_000 // 3600
     finally:
         await delete_prefixed(redis_client, prefix)
 
 
-async def test_rate_limit_keys_expire_when_their_window_ends(
+async def test_rate_limit_counts_expire_when_their_longest_window_ends(
     adapter: RedisAdapter, redis_client: Redis, rate_limit_clock: RateLimitClock
 ) -> None:
-    """A window's count is a key of its own that lives until the window ends (``PEXPIRE``
-    of the time left, so Redis's clock need not agree with the app's)."""
+    """A key's counts are one hash holding each window length's current window and count;
+    it lives until the longest of those windows ends (``PEXPIRE`` of the time left, so
+    Redis's clock need not agree with the app's), and a new window replaces the last."""
+    key = adapter.rate_limit_key("k")
+    assert key == f"{adapter.prefix}rate-limits:k"
     rate_limit_clock.now = 1_000_000.5  # 799.5 s before the end of window 277 of an hour
-    counts = [await adapter.increment_rate_limit("k", 3600) for _ in range(3)]
-    assert counts == [1, 2, 3]
-    key = adapter.rate_limit_key("k", 3600, 277)
-    assert key == f"{adapter.prefix}rate-limit:3600:277:k"
-    assert await redis_client.get(key) == b"3"
+    assert [await adapter.increment_rate_limit("k", 3600) for _ in range(3)] == [1, 2, 3]
+    assert await redis_client.hgetall(key) == {b"window:3600": b"277", b"count:3600": b"3"}
     assert 799_500 - 2000 < await redis_client.pttl(key) <= 799_500
 
-    rate_limit_clock.now = 1_000_800.0  # the next window, at its very start
+    assert await adapter.increment_rate_limit("k", 60) == 1  # ends sooner: no shorter life
+    assert 799_500 - 2000 < await redis_client.pttl(key) <= 799_500
+    rate_limit_clock.now = 1_000_800.0  # the next hour, at its very start
     assert await adapter.increment_rate_limit("k", 3600) == 1
-    assert await redis_client.pttl(adapter.rate_limit_key("k", 3600, 278)) > 3_598_000
-    assert await adapter.increment_rate_limit("k", 60) == 1
-    assert await keys_under(redis_client, adapter.prefix) == {
-        "rate-limit:3600:277:k",
-        "rate-limit:3600:278:k",
-        "rate-limit:60:16680:k",
+    assert await redis_client.pttl(key) > 3_598_000
+    assert await adapter.increment_rate_limit("k", 60) == 1  # a new minute too
+    assert await redis_client.hgetall(key) == {
+        b"window:3600": b"278",
+        b"count:3600": b"1",
+        b"window:60": b"16680",
+        b"count:60": b"1",
     }
+    assert await keys_under(redis_client, adapter.prefix) == {"rate-limits:k"}
+
+
+async def test_reset_rate_limit_deletes_the_keys_counts(
+    adapter: RedisAdapter, redis_client: Redis
+) -> None:
+    for seconds in (60, 3600, 86400):
+        await adapter.increment_rate_limit("k", seconds)
+    await adapter.increment_rate_limit("other", 60)
+    await adapter.reset_rate_limit("k")
+    assert await keys_under(redis_client, adapter.prefix) == {"rate-limits:other"}
+    assert await adapter.increment_rate_limit("k", 3600) == 1
+
+
+async def test_challenges_expire_at_expires(adapter: RedisAdapter, redis_client: Redis) -> None:
+    """Redis drops a challenge when it expires (``SET … PXAT``); one already expired is
+    never stored, and storing a key again keeps the first challenge."""
+    challenge = Challenge("ab" * 32, in_(timedelta(minutes=5)))
+    await adapter.create_challenge(challenge)
+    await adapter.create_challenge(dataclasses.replace(challenge, expires=in_(timedelta(hours=1))))
+    expires_at = await redis_client.pexpiretime(adapter.challenge_key(challenge.key))
+    assert expires_at == (challenge.expires - EPOCH) // timedelta(milliseconds=1)
+    await adapter.create_challenge(Challenge("cd" * 32, in_(timedelta(seconds=-1))))
+    assert await keys_under(redis_client, adapter.prefix) == {f"challenge:{challenge.key}"}
+    assert await adapter.use_challenge(challenge.key) == challenge
+    assert await keys_under(redis_client, adapter.prefix) == set()
 
 
 async def test_colons_in_key_parts_cannot_collide(adapter: RedisAdapter) -> None:
@@ -581,6 +619,26 @@ async def test_concurrent_counter_updates_and_links_stay_consistent(
 
     await adapter.delete_user(user.id)
     assert await keys_under(redis_client, adapter.prefix) == set()
+
+
+async def test_concurrent_new_users_with_one_account_store_one_user(
+    adapter: RedisAdapter, redis_client: Redis
+) -> None:
+    """Twenty sign-ins race to create a user for one new provider account (a double
+    click): one user and its account are stored, the others are refused whole."""
+    account = make_account("anyone")
+    results = await asyncio.gather(
+        *(adapter.create_user_and_account(make_user(), account) for _ in range(20)),
+        return_exceptions=True,
+    )
+    stored = [r for r in results if not isinstance(r, BaseException)]
+    assert len(stored) == 1
+    assert all(isinstance(r, ValueError) for r in results if r not in stored)
+    user, linked = stored[0]
+    assert linked == dataclasses.replace(account, user_id=user.id)
+    assert await adapter.get_user_by_account(account.provider, account.provider_account_id) == user
+    users = {key for key in await keys_under(redis_client, adapter.prefix) if key[:5] == "user:"}
+    assert users == {f"user:{user.id}"}
 
 
 async def test_built_from_a_url_it_owns_and_closes_its_client(prefix: str) -> None:

@@ -2,9 +2,10 @@
 
 The conformance suite runs on each database in authui's schema (text ids) and, on
 PostgreSQL and MariaDB, in Auth.js's own schema (``SERIAL`` ids, created here with raw
-DDL, next to which ``create_all`` adds authui's ``rate_limits``). PostgreSQL tables live
-in a schema made for this test session, MariaDB tables under a table-name prefix made for
-it; both are dropped at the end, and every table is emptied before each test. Servers
+DDL, next to which ``create_all`` adds authui's ``rate_limits`` and
+``authui_challenges``). PostgreSQL tables live in a schema made for this test session,
+MariaDB tables under a table-name prefix made for it; both are dropped at the end, and
+every table is emptied before each test. Servers
 come from ``AUTHUI_TEST_POSTGRES_URL`` and ``AUTHUI_TEST_MARIADB_URL`` (see
 ``conftest.py``).
 """
@@ -32,6 +33,7 @@ from authui.adapters.base import (
     AdapterAuthenticator,
     AdapterSession,
     AdapterUser,
+    Challenge,
     VerificationToken,
 )
 from authui.adapters.sql.migrations import (
@@ -140,7 +142,7 @@ async def create_authjs_tables(database: Database) -> None:
         async with adapter.engine.begin() as conn:
             for statement in ddl:
                 await conn.execute(text(statement.format(**names)))
-        await adapter.create_all()  # adds rate_limits, leaves Auth.js's tables as they are
+        await adapter.create_all()  # adds authui's tables, leaves Auth.js's as they are
 
 
 async def drop_tables(database: Database) -> None:
@@ -532,6 +534,34 @@ async def test_email_is_nullable_and_unique_among_addresses(
         await adapter.create_user(make_user(email="ada@example.com"))
 
 
+# A new user with its first account ---------------------------------------------------
+
+
+async def test_a_new_user_and_its_account_are_one_transaction(
+    own_tables: Callable[..., Awaitable[SQLAlchemyAdapter]],
+) -> None:
+    """``create_user_and_account`` with integer ids: the account gets the id the database
+    gave the user; an account that is linked already refuses both rows."""
+    adapter = await own_tables(id_type="integer")
+    stored, linked = await adapter.create_user_and_account(
+        make_user(id="ignored"), make_account("ignored", provider_account_id="gh-1")
+    )
+    assert stored.id.isdigit()
+    assert linked.user_id == stored.id
+    assert await adapter.get_user_by_account("github", "gh-1") == stored
+
+    newcomer = make_user(id="ignored")
+    with pytest.raises(IntegrityError):
+        await adapter.create_user_and_account(
+            newcomer, make_account("ignored", provider_account_id="gh-1")
+        )
+    assert newcomer.email is not None
+    assert await adapter.get_user_by_email(newcomer.email) is None
+    async with adapter.engine.connect() as conn:
+        users = await conn.scalar(select(func.count()).select_from(adapter.tables.users))
+    assert users == 1, "a user without its account"
+
+
 # Naming -----------------------------------------------------------------------------
 
 
@@ -542,6 +572,7 @@ async def test_table_and_column_names_are_configurable(
     naming = SQLNaming(
         users=naming.users,
         verification_tokens=naming.verification_tokens,
+        challenges="passkey_challenges",
         columns={**naming.columns, "sessions.expires": "expires_at_utc"},
     )
     adapter = await own_tables(naming)
@@ -565,6 +596,8 @@ async def test_table_and_column_names_are_configurable(
     assert columns[t.verification_tokens.name] == {"identifier", "token", "expires"}
     assert t.rate_limits.name.endswith("_rate_limits")
     assert columns[t.rate_limits.name] == {"key", "window_seconds", "window", "count", "expires"}
+    assert t.challenges.name.endswith("_passkey_challenges")
+    assert columns[t.challenges.name] == {"key", "expires"}
 
     user = await adapter.create_user(make_user())
     await adapter.link_account(make_account(user.id))
@@ -626,6 +659,65 @@ async def test_use_verification_token_races(
     winners = [result for result in results if result is not None]
     assert sorted(w.token for w in winners) == sorted(t.token for t in tokens)
     assert all(w == next(t for t in tokens if t.token == w.token) for w in winners)
+
+
+# Challenges -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("returning", [True, False], ids=["delete-returning", "select-delete"])
+@pytest.mark.parametrize("server", ["postgresql", "mariadb", "sqlite"], indirect=True)
+async def test_use_challenge_races(
+    own_tables: Callable[..., Awaitable[SQLAlchemyAdapter]],
+    monkeypatch: pytest.MonkeyPatch,
+    returning: bool,
+) -> None:
+    """10 challenges, 20 racers each, from two adapters (two pools): one winner each."""
+    first = await own_tables()
+    keys = [uuid.uuid4().hex * 2 for _ in range(10)]
+    async with SQLAlchemyAdapter(first.engine.url, naming=first.naming) as second:
+        await second.get_user("warm-up")  # the dialect learns the server's features now
+        for adapter in (first, second):
+            monkeypatch.setattr(adapter.engine.dialect, "delete_returning", returning)
+        for key in keys:
+            await first.create_challenge(Challenge(key, in_days(1)))
+        found = await asyncio.gather(
+            *((first if i % 2 else second).use_challenge(key) for i in range(20) for key in keys)
+        )
+    assert sorted(challenge.key for challenge in found if challenge is not None) == sorted(keys)
+
+
+async def test_expired_challenges_are_deleted_once_a_minute(
+    own_tables: Callable[..., Awaitable[SQLAlchemyAdapter]],
+) -> None:
+    """Creating a challenge deletes the rows that have expired, at most once a minute per
+    adapter."""
+    first = await own_tables()
+    table = first.tables.challenges
+
+    async def stored() -> list[str]:
+        async with first.engine.connect() as conn:
+            return sorted((await conn.execute(select(table.c.key))).scalars())
+
+    expired, current = in_days(-1 / 86400), in_days(1)
+    await first.create_challenge(Challenge("a" * 64, expired))  # swept with the first create
+    assert await stored() == []
+    await first.create_challenge(Challenge("b" * 64, expired))  # swept less than a minute ago
+    await first.create_challenge(Challenge("c" * 64, current))
+    assert await stored() == ["b" * 64, "c" * 64]
+    async with SQLAlchemyAdapter(first.engine.url, naming=first.naming) as second:
+        await second.create_challenge(Challenge("d" * 64, current))
+    assert await stored() == ["c" * 64, "d" * 64]
+
+
+async def test_challenge_keys_have_at_most_128_characters(
+    own_tables: Callable[..., Awaitable[SQLAlchemyAdapter]],
+) -> None:
+    adapter = await own_tables()
+    longest = Challenge("f" * 128, in_days(1))
+    await adapter.create_challenge(longest)
+    assert await adapter.use_challenge(longest.key) == longest
+    with pytest.raises(ValueError, match="at most 128 characters"):
+        await adapter.create_challenge(Challenge("f" * 129, in_days(1)))
 
 
 # Rate limits ------------------------------------------------------------------------
@@ -691,11 +783,12 @@ async def test_rate_limit_keys_have_at_most_255_characters(
         await adapter.increment_rate_limit("k", 0)
 
 
-def test_authui_db_upgrade_adds_the_rate_limits_table(
+def test_authui_db_upgrade_adds_authuis_own_tables(
     server: tuple[str, str | None], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A database at version 2 (before rate limits) gets ``rate_limits`` from
-    ``authui db upgrade``, as version 3, and ``authui db status`` says so."""
+    """A database at version 2 (before authui's own tables) gets ``rate_limits`` (version
+    3) and ``authui_challenges`` (version 4), each with its index on ``expires``, from
+    ``authui db upgrade``, and ``authui db status`` says so."""
     url, schema = server
     prefix = unique("v") + "_"
     naming = SQLNaming(schema=schema).prefixed(prefix)
@@ -706,27 +799,31 @@ def test_authui_db_upgrade_adds_the_rate_limits_table(
         assert main(["db", command, *args]) == 0
         return capsys.readouterr().out
 
-    async def rate_limits_indexes(adapter: SQLAlchemyAdapter) -> list[list[str]] | None:
-        def look(conn: Any) -> list[list[str]] | None:
+    async def indexes(adapter: SQLAlchemyAdapter) -> dict[str, list[list[str]] | None]:
+        def look(conn: Any) -> dict[str, list[list[str]] | None]:
             inspector = inspect(conn)
-            if not inspector.has_table(naming.rate_limits, schema=schema):
-                return None
-            indexes = inspector.get_indexes(naming.rate_limits, schema=schema)
-            return [list(index["column_names"]) for index in indexes]
+            found: dict[str, list[list[str]] | None] = {}
+            for table in (naming.rate_limits, naming.challenges):
+                if inspector.has_table(table, schema=schema):
+                    listed = inspector.get_indexes(table, schema=schema)
+                    found[table] = [list(index["column_names"]) for index in listed]
+            return found
 
         async with adapter.engine.connect() as conn:
             return await conn.run_sync(look)
 
-    async def at_version_2() -> list[list[str]] | None:
+    async def at_version_2() -> dict[str, list[list[str]] | None]:
         async with SQLAlchemyAdapter(url, naming=naming) as adapter:
             migrator = SchemaMigrator(adapter, version_table=prefix + DEFAULT_VERSION_TABLE)
             await migrator.init(target=2)
-            return await rate_limits_indexes(adapter)
+            return await indexes(adapter)
 
-    async def count_twice() -> tuple[list[int], list[list[str]] | None]:
+    async def use_them() -> tuple[list[int], Challenge | None, dict[str, Any]]:
+        challenge = Challenge(uuid.uuid4().hex * 2, in_days(1))
         async with SQLAlchemyAdapter(url, naming=naming) as adapter:
             counts = [await adapter.increment_rate_limit("k", 60) for _ in range(2)]
-            return counts, await rate_limits_indexes(adapter)
+            await adapter.create_challenge(challenge)
+            return counts, await adapter.use_challenge(challenge.key), await indexes(adapter)
 
     async def drop() -> None:
         async with SQLAlchemyAdapter(url, naming=naming) as adapter:
@@ -735,16 +832,18 @@ def test_authui_db_upgrade_adds_the_rate_limits_table(
             async with adapter.engine.begin() as conn:
                 await conn.run_sync(version_table.version_table.drop)
 
-    assert LATEST_VERSION == 3
+    assert LATEST_VERSION == 4
     try:
-        assert run(at_version_2) is None
-        assert "at version 2 of 3: 1 migration pending" in db("status")
+        assert run(at_version_2) == {}
+        assert "at version 2 of 4: 2 migrations pending" in db("status")
         upgraded = db("upgrade")
-        assert f"upgraded from version 2 to 3 (3: {MIGRATIONS[2].description})" in upgraded
-        assert "up to date at version 3" in db("status")
-        counts, indexes = run(count_twice)
+        steps = f"3: {MIGRATIONS[2].description}; 4: {MIGRATIONS[3].description}"
+        assert f"upgraded from version 2 to 4 ({steps})" in upgraded
+        assert "up to date at version 4" in db("status")
+        counts, used, found = run(use_them)
         assert counts == [1, 2]
-        assert indexes == [["expires"]]
+        assert used is not None
+        assert found == {naming.rate_limits: [["expires"]], naming.challenges: [["expires"]]}
     finally:
         run(drop)
 
@@ -898,6 +997,23 @@ async def test_server_pools_are_bounded(server: tuple[str, str | None]) -> None:
         pool = adapter.engine.pool
         assert isinstance(pool, AsyncAdaptedQueuePool)
         assert pool.size() == 2
+
+
+@pytest.mark.parametrize("server", ["sqlite", "postgresql"], indirect=True)
+async def test_a_refused_write_does_not_quote_the_values_it_was_given(
+    own_tables: Callable[..., Awaitable[SQLAlchemyAdapter]],
+) -> None:
+    """A session token taken twice: the exception (which an app may log) names the
+    statement, not the token (``hide_parameters``). MariaDB's own message quotes a
+    duplicate; ``authui.adapters.outages`` leaves it out of what authui logs."""
+    adapter = await own_tables()
+    user = await adapter.create_user(make_user())
+    session = AdapterSession(session_token=uuid.uuid4().hex, user_id=user.id, expires=in_days(1))
+    await adapter.create_session(session)
+    with pytest.raises(IntegrityError) as raised:
+        await adapter.create_session(session)
+    assert "INSERT INTO" in str(raised.value)
+    assert session.session_token not in str(raised.value)
 
 
 def test_id_type_is_checked() -> None:

@@ -26,18 +26,11 @@ from sqlalchemy import select
 
 from authui.adapters.sql.schema import to_utc
 from authui.adapters.sqlalchemy import SQLAlchemyAdapter, SQLNaming
-from tests.adapters.conftest import Service, require
 from tests.peers.pgadapter_node import fresh_schema, run_isolated
 from tests.peers.servers import asgi_servers
 
 APP = "tests.peers.shared_app:app"
 SESSION_COOKIE = "authjs.session-token"
-REDIS = Service(
-    "Redis",
-    "AUTHUI_TEST_REDIS_URL",
-    "redis://127.0.0.1:6379/0",
-    "docker run -p 6379:6379 redis:7",
-)
 
 StoredExpiry = Callable[[str], Awaitable[datetime | None]]
 """The stored expiry of the session with this token, or ``None`` when there is none."""
@@ -80,8 +73,8 @@ async def pg_adapter(postgres_url: str, pg_schema: str) -> AsyncIterator[SQLAlch
 
 
 @pytest.fixture
-async def redis_client() -> AsyncIterator[Redis]:
-    client = Redis.from_url(require(REDIS), socket_connect_timeout=2, socket_timeout=10)
+async def redis_client(redis_url: str) -> AsyncIterator[Redis]:
+    client = Redis.from_url(redis_url, socket_connect_timeout=2, socket_timeout=10)
     try:
         yield client
     finally:
@@ -162,7 +155,7 @@ async def test_postgres_session_moves_between_processes(
     assert user is not None, "the user was not stored"
 
 
-async def test_redis_session_moves_between_processes(redis_client: Redis) -> None:
+async def test_redis_session_moves_between_processes(redis_client: Redis, redis_url: str) -> None:
     prefix = f"authui-test:{uuid.uuid4().hex}:"
 
     async def stored_expiry(token: str) -> datetime | None:
@@ -171,7 +164,7 @@ async def test_redis_session_moves_between_processes(redis_client: Redis) -> Non
 
     env = server_env(
         AUTHUI_SHARED_ADAPTER="redis",
-        AUTHUI_SHARED_REDIS_URL=REDIS.url,
+        AUTHUI_SHARED_REDIS_URL=redis_url,
         AUTHUI_SHARED_REDIS_PREFIX=prefix,
     )
     try:

@@ -1,6 +1,7 @@
 """Helpers of the passkey browser tests: a page on the demo at ``http://localhost:<port>``
 with Chromium's virtual authenticators (driven through the DevTools protocol), and the
-steps the tests repeat (sign in with the passkey button, sign out, read the use counts).
+steps the tests repeat (sign in with the passkey button, sign out, read the use counts,
+capture a passkey answer and send it again).
 
 WebAuthn needs a host name: an IP address such as 127.0.0.1 can never be a relying party
 ID, so the pages are opened at ``localhost`` while the server binds 127.0.0.1 (Chromium
@@ -13,8 +14,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
+import httpx
+from playwright.async_api import expect
+
 if TYPE_CHECKING:
-    from playwright.async_api import CDPSession, Page
+    from playwright.async_api import CDPSession, Page, Route
 
 NO_AUTOFILL = """
 if (window.PublicKeyCredential) {
@@ -185,3 +189,39 @@ async def skip_user_verification(page: Page, skip: bool) -> None:
 async def session(page: Page) -> Any:
     """``GET /auth/session`` in the page's context: the session, or ``None``."""
     return await (await page.request.get("/auth/session")).json()
+
+
+ANSWER_HEADERS = {
+    "content-type": "application/x-www-form-urlencoded",
+    "x-auth-return-redirect": "1",
+}
+"""The headers of webauthn.js's answer (it asks for ``{"url"}`` instead of a redirect)."""
+
+
+async def capture_answers(page: Page) -> list[tuple[str, str]]:
+    """From now on, each passkey answer the page sends: its body and ``Cookie`` header."""
+    captured: list[tuple[str, str]] = []
+
+    async def keep(route: Route) -> None:
+        cookie = await route.request.header_value("cookie")
+        captured.append((route.request.post_data or "", cookie or ""))
+        await route.continue_()
+
+    await page.route("**/auth/callback/passkey", keep)
+    return captured
+
+
+async def replay_answer(base: str, body: str, cookie: str) -> httpx.Response:
+    """Send a captured answer again from an HTTP client of an attacker's, with the cookies
+    it was captured with."""
+    async with httpx.AsyncClient(base_url=base, timeout=10) as attacker:
+        return await attacker.post(
+            "/auth/callback/passkey", headers={**ANSWER_HEADERS, "cookie": cookie}, content=body
+        )
+
+
+async def expect_used_page(page: Page, url: str) -> None:
+    """The error page the refusal points to says the passkey request was already used."""
+    await page.goto(url)
+    await expect(page.get_by_role("heading", level=1)).to_have_text("Passkey not accepted")
+    await expect(page.locator(".authui-text").first).to_contain_text("already used")

@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 AXE_PEER = ROOT / "tests" / "peers" / "axe"
 AXE_SCRIPT = AXE_PEER / "node_modules" / "axe-core" / "axe.min.js"
 FAILING_IMPACTS = ("serious", "critical")
+CONFIRM_SIGN_IN = f"/auth/callback/email?token={'0' * 64}&email=ada%40example.com"
+"""A sign-in link: it opens the confirmation page (the token is not looked at until the
+page's button is pressed)."""
 SIGNED_OUT_PAGES = (
     "/",
     "/auth/signin",
@@ -33,6 +36,7 @@ SIGNED_OUT_PAGES = (
     "/auth/error?error=AccessDenied",
     "/auth/error?error=Configuration",
     "/auth/verify-request",
+    CONFIRM_SIGN_IN,
 )
 SIGNED_IN_PAGES = ("/auth/new-user", "/profile", "/", "/auth/signout")
 PAINT_CANVAS = """() => {

@@ -4,13 +4,14 @@ server (aiosmtpd, in this process) and followed by the browser.
 Scenarios: a new user asks for a link on the sign-in page (JavaScript on, and off: the
 form works without it), sees "Check your email", and the message that reached the SMTP
 server is checked (envelope, ``To``, ``From``, ``Subject``; the same link in the plain-text
-and the HTML body); the browser follows the link, meets the new-user page and ends signed in
-with the address on ``/profile``. The same link a second time, an expired link (its stored
-``expires`` moved into the past in the demo's database) and an altered one end on the
-``Verification`` error page, signed out. An address the server refuses is shown in the form
-("Enter a valid email address."; in place with htmx, after a redirect without JavaScript)
-and sends nothing. Two demo processes on one PostgreSQL database: a link asked for on one is
-used on the other.
+and the HTML body); the browser follows the link, meets the "Confirm sign-in" page naming the
+address, presses its button, meets the new-user page and ends signed in with the address on
+``/profile``. A mail scanner's plain GET of the link first spends nothing. The same link a
+second time, an expired link (its stored ``expires`` moved into the past in the demo's
+database) and an altered one end on the ``Verification`` error page, signed out. An address
+the server refuses is shown in the form ("Enter a valid email address."; in place with htmx,
+after a redirect without JavaScript) and sends nothing. Two demo processes on one PostgreSQL
+database: a link asked for on one is used on the other.
 
 Demo variants (see ``email_support``) start once per module: one process on a SQLite file,
 and, when PostgreSQL is there (``AUTHUI_TEST_POSTGRES_URL``; missing: skipped, or failed
@@ -26,6 +27,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
+import httpx
 import pytest
 import pytest_asyncio
 
@@ -57,6 +59,7 @@ JAVASCRIPT = pytest.mark.parametrize(
 )
 SIGN_IN_BUTTON = "Sign in with Email"
 CHECK_YOUR_EMAIL = "Check your email"
+CONFIRM = "Confirm sign-in"
 INVALID_ADDRESS = "Enter a valid email address."
 UNABLE = "Unable to sign in"
 NO_LONGER_VALID = (
@@ -169,11 +172,30 @@ async def the_email(demo: EmailDemo, address: str, url: str) -> SignInEmail:
     return sent
 
 
-async def follow(page: Page, link: str) -> str:
-    """Open ``link`` (as a click in the mail client would) and return where the browser
-    lands, past the callback's redirect."""
+async def open_link(page: Page, link: str) -> None:
+    """Open ``link`` (as a click in the mail client would): the confirmation page, naming
+    the link's address and the site, its one button not pressed yet."""
     await page.goto(link)
+    assert page.url == link, page.url
+    assert await page.get_by_role("heading", name=CONFIRM).is_visible()
+    address = parse_qs(urlsplit(link).query)["email"][0]
+    host = urlsplit(link).netloc
+    assert f"You are signing in to {host} as {address}." in await visible_text(page)
+    assert await page.get_by_role("button").count() == 1
+
+
+async def confirm(page: Page, link: str) -> str:
+    """Press the confirmation page's button; where the browser lands, past the redirect."""
+    address = parse_qs(urlsplit(link).query)["email"][0]
+    async with page.expect_navigation():
+        await page.get_by_role("button", name=f"Sign in as {address}").click()
     return page.url
+
+
+async def follow(page: Page, link: str) -> str:
+    """Open ``link``, confirm, and return where the browser lands."""
+    await open_link(page, link)
+    return await confirm(page, link)
 
 
 async def finish_new_user(page: Page, url: str, name: str) -> None:
@@ -263,6 +285,41 @@ async def test_a_known_user_signs_in_without_the_new_user_page(
     received = await demo.mailbox.wait_for(address, count=2)
     assert await follow(other, read_sign_in_email(received).link) == f"{demo.url}/profile"
     await assert_signed_in_as(other, demo.url, address, "Known User")
+
+
+# --- a mail scanner opens the link first ------------------------------------------------------
+
+
+async def test_a_link_opened_by_a_mail_scanner_still_signs_the_user_in(
+    demo: EmailDemo, new_page: NewPage
+) -> None:
+    address = "scanned@example.com"
+    page = await new_page(demo.url)
+    await ask_for_link(page, demo.url, address)
+    await assert_check_your_email(page, demo.url)
+    sent = await the_email(demo, address, demo.url)
+
+    # The scanner: a plain GET, no cookies, no JavaScript, twice. It is shown the page and
+    # spends nothing.
+    async with httpx.AsyncClient() as scanner:
+        for _ in range(2):
+            scanned = await scanner.get(sent.link)
+            assert scanned.status_code == 200
+            assert ">Sign in as scanned@example.com</button>" in scanned.text
+    assert await stored_tokens(demo.database_url, address) != []
+
+    # The user opens it in the browser, confirms, and is signed in. No URL the browser asks
+    # for after the button carries the token.
+    asked: list[str] = []
+    await open_link(page, sent.link)
+    page.on("request", lambda request: asked.append(request.url))
+    landed = await confirm(page, sent.link)
+    assert urlsplit(landed).path == "/auth/new-user", landed
+    await finish_new_user(page, demo.url, "Scanned User")
+    await assert_signed_in_as(page, demo.url, address, "Scanned User")
+    assert asked
+    assert not [url for url in asked if sent.token in url]
+    assert await stored_tokens(demo.database_url, address) == []
 
 
 # --- refused links ----------------------------------------------------------------------------

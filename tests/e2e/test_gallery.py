@@ -2,15 +2,16 @@
 
 Each run writes ``docs/assets/gallery/<pack>-<page>-<scheme>.png`` (900 x 900 PNG), which
 ``docs/gallery.md`` shows. The pictures are meant to be the same from run to run: no
-animation, no caret, and the one page that prints the site's host (verify-request) is asked
-for with the demo's usual host (``localhost:5000``, ``scripts/demo``) rather than the test
-server's random port.
+animation, no caret, and the pages that print the site's host (verify-request, and the
+confirmation page a sign-in link opens) are asked for with the demo's usual host
+(``localhost:5000``, ``scripts/demo``) rather than the test server's random port.
 The PNGs are recompressed at zlib's best level to keep them small.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 import struct
 import time
 import zlib
@@ -34,12 +35,16 @@ SIGNED_OUT_PAGES = {
     "signout": "/auth/signout",
     "error": "/auth/error?error=AccessDenied",
     "verify-request": "/auth/verify-request",
+    "confirm-signin": f"/auth/callback/email?token={'0' * 64}&email=ada%40example.com",
 }
 SIGNED_IN_PAGES = {"new-user": "/auth/new-user"}
 PAGES = (*SIGNED_OUT_PAGES, *SIGNED_IN_PAGES)
 """The page names in the file names; ``docs/gallery.md`` uses exactly these."""
 SHOWN_HOST = "localhost:5000"
-"""The host the verify-request page names: the demo's own (``scripts/demo``)."""
+"""The host the verify-request and confirmation pages name: the demo's own
+(``scripts/demo``)."""
+NAMING_THE_HOST = re.compile(r"/auth/(verify-request|callback/email\?.*)$")
+"""The pages that name the host."""
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 BYTES_PER_PIXEL = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
 """PNG colour type → bytes per pixel at a bit depth of 8."""
@@ -133,13 +138,15 @@ async def test_gallery_screenshots(
         answer = await route.fetch(headers={**route.request.headers, "host": SHOWN_HOST})
         await route.fulfill(response=answer)
 
-    await page.route("**/auth/verify-request", shown_host)
+    await page.route(NAMING_THE_HOST, shown_host)
     await choose_theme(page, pack, scheme)
     for name, path in SIGNED_OUT_PAGES.items():
         await page.goto(path)
         assert page.url == demo_server + path
         if name == "verify-request":
             assert await page.get_by_role("link", name=SHOWN_HOST).count() == 1
+        if name == "confirm-signin":
+            assert await page.get_by_text(f"to {SHOWN_HOST} as ada@example.com").count() == 1
         await screenshot(page, gallery_file(pack, name, scheme))
     await sign_in_demo(page, demo_server, "/profile")
     for name, path in SIGNED_IN_PAGES.items():

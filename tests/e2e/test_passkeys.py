@@ -5,7 +5,9 @@ Covered: a new user registers with the passkey button and signs in again with it
 through autofill (conditional UI); a signed-in user adds more passkeys (the passkeys page's
 button and ``authui.registerPasskey()``); the stored counter follows the authenticator's on
 every use; answers without user verification are refused (by Chromium, and by the server
-when a tampered page asks for none); a replayed answer is refused; the form's messages
+when a tampered page asks for none); a sign-in answer and an "Add a passkey" answer,
+captured with their cookies and sent again, are refused (each challenge verifies once,
+on the server) and the error page says why; the form's messages
 (cancelled, passkey already on the device, no WebAuthn, server error, an IP address, no
 JavaScript); a passkey form swapped in by htmx.
 Like the other demo tests, each test also fails on a CSP violation, an uncaught error or a
@@ -18,7 +20,7 @@ import asyncio
 import re
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
@@ -27,15 +29,19 @@ from playwright.async_api import expect
 
 from tests.e2e.conftest import CSP_REPORTER, DemoWatch, guarded_context
 from tests.e2e.passkey_support import (
+    ANSWER_HEADERS,
     NO_AUTOFILL,
     NO_WEBAUTHN,
     SKIP_USER_VERIFICATION,
     PasskeyBrowser,
+    capture_answers,
+    expect_used_page,
     finish_new_user,
     open_sign_in,
     passkey_uses,
     press_passkey_button,
     profile_email,
+    replay_answer,
     session,
     sign_out,
     skip_user_verification,
@@ -233,6 +239,8 @@ async def test_a_signed_in_user_adds_passkeys(open_passkey_browser: OpenPasskeyB
     # A third one from the page's own script: authui.registerPasskey().
     devices.append(await opened.remove_authenticator(opened.authenticators[0]))
     await opened.add_authenticator()
+    # (the page reloaded after the last addition: wait for its deferred scripts)
+    await page.wait_for_function("() => window.authui && window.authui.registerPasskey")
     result = await page.evaluate("authui.registerPasskey({redirect: false})")
     assert result["ok"], result
     assert result["error"] is None, result
@@ -318,59 +326,67 @@ async def test_the_server_refuses_answers_without_user_verification(
     assert await passkey_uses(page) == [uses + 2]
 
 
-async def test_a_replayed_answer_is_refused(
-    browser: Browser,
-    open_passkey_browser: OpenPasskeyBrowser,
-    offsite_requests: list[str],
-) -> None:
-    """The browser's answer to a sign-in, sent again: with the browser's cookies (the
-    challenge cookie was spent by the first answer) and with the very cookies the first
-    answer carried (the challenge is still sealed in them, but the signature counter did
-    not grow)."""
+async def test_a_replayed_sign_in_is_refused(open_passkey_browser: OpenPasskeyBrowser) -> None:
+    """The browser's answer to a sign-in, captured on its way with its cookies and sent
+    again by an HTTP client: with the browser's cookies now (the challenge cookie was
+    spent) and with the very cookies the answer first carried (its challenge is sealed in
+    them, but was used on the server). Refused both times: no session, and the error page
+    says the passkey request was already used."""
     opened = await open_passkey_browser(init_scripts=[NO_AUTOFILL])
     page = opened.page
     email = new_email("replay")
     await register_new_user(opened, email)
     await sign_out(page)
-    captured: dict[str, Any] = {}
-
-    async def keep(route: Route) -> None:
-        captured["body"] = route.request.post_data
-        captured["cookie"] = await route.request.header_value("cookie")
-        await route.continue_()
-
-    await page.route("**/auth/callback/passkey", keep)
+    captured = await capture_answers(page)
     await open_sign_in(page)
     await press_passkey_button(page, email)
     await page.wait_for_url(f"{opened.base}/profile")
     uses = await passkey_uses(page)
-    assert "authjs.challenge" in captured["cookie"]
-    headers = {
-        "content-type": "application/x-www-form-urlencoded",
-        "x-auth-return-redirect": "1",
-    }
+    [(body, cookie)] = captured
+    assert "authjs.challenge" in cookie
 
     # The same answer with the browser's cookies now (its CSRF token renewed: the sign-in
     # issued a new CSRF cookie).
-    body = parse_qs(captured["body"])
-    body["csrfToken"] = [(await (await page.request.get("/auth/csrf")).json())["csrfToken"]]
+    form = parse_qs(body)
+    form["csrfToken"] = [(await (await page.request.get("/auth/csrf")).json())["csrfToken"]]
     again = await page.request.post(
-        "/auth/callback/passkey", headers=headers, data=urlencode(body, doseq=True)
+        "/auth/callback/passkey", headers=ANSWER_HEADERS, data=urlencode(form, doseq=True)
     )
     assert (await again.json())["url"] == opened.base + VERIFICATION_ERROR
 
-    elsewhere = await guarded_context(browser, opened.base, offsite_requests)
-    try:
-        replay = await elsewhere.request.post(
-            "/auth/callback/passkey",
-            headers={**headers, "cookie": captured["cookie"]},
-            data=captured["body"],
-        )
-        assert (await replay.json())["url"] == opened.base + VERIFICATION_ERROR
-        assert not [c for c in await elsewhere.cookies() if "session-token" in c["name"]]
-    finally:
-        await elsewhere.close()
+    replay = await replay_answer(opened.base, body, cookie)
+    assert replay.status_code == 200
+    assert replay.json()["url"] == opened.base + VERIFICATION_ERROR
+    assert "session-token" not in replay.headers.get("set-cookie", "")
     assert await passkey_uses(page) == uses  # neither replay touched the counter
+    await expect_used_page(page, replay.json()["url"])
+
+
+async def test_a_replayed_passkey_addition_is_refused(
+    open_passkey_browser: OpenPasskeyBrowser,
+) -> None:
+    """The "Add a passkey" answer, captured with its cookies (the signed-in user's
+    session among them) and sent again: refused as a used passkey request, not a server
+    error, and the passkey is listed once."""
+    opened = await open_passkey_browser(init_scripts=[NO_AUTOFILL])
+    page = opened.page
+    await register_new_user(opened, new_email("add-replay"))
+    await opened.remove_authenticator(opened.authenticators[0])
+    await opened.add_authenticator(transport="usb")  # a second device
+    captured = await capture_answers(page)
+    await page.goto("/auth/passkeys")
+    await page.get_by_role("button", name="Add a passkey").click()
+    await page.wait_for_url(f"{opened.base}/auth/passkeys")
+    await expect(page.locator(".authui-passkey")).to_have_count(2)
+    [(body, cookie)] = captured
+    assert parse_qs(body)["action"] == ["register"]
+
+    replay = await replay_answer(opened.base, body, cookie)
+    assert replay.status_code == 200
+    assert replay.json()["url"] == opened.base + VERIFICATION_ERROR
+    await page.goto("/auth/passkeys")
+    await expect(page.locator(".authui-passkey")).to_have_count(2)
+    await expect_used_page(page, replay.json()["url"])
 
 
 # --- messages, htmx -------------------------------------------------------------------------------

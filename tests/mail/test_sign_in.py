@@ -15,12 +15,13 @@ from authui.providers.nodemailer import Email
 from authui.testing import AuthClient
 from tests.conftest import make_config
 from tests.mail.conftest import StartSmtp
+from tests.test_email_links import follow
 
 APP = "http://localhost:3000"
 
 
 async def sign_in(provider: EmailProvider, read_link: Any) -> dict[str, Any]:
-    """Ask for a link for ada@example.com, follow it; the session's user."""
+    """Ask for a link for ada@example.com, follow it and confirm; the session's user."""
     client = AuthClient(make_config(providers=[provider], adapter=MemoryAdapter()), origin=APP)
     form = {"csrfToken": await client.csrf_token(), "email": "ada@example.com"}
     asked = await client.post(f"signin/{provider.id}", form=form)
@@ -28,7 +29,7 @@ async def sign_in(provider: EmailProvider, read_link: Any) -> dict[str, Any]:
         asked.header("location") == f"{APP}/auth/verify-request?provider={provider.id}&type=email"
     )
     link: str = read_link()
-    await client.get(link.removeprefix(f"{APP}/auth/"))
+    await follow(client, link)
     user: dict[str, Any] = (await client.get("session")).data()["user"]
     return user
 

@@ -1,35 +1,25 @@
-"""``SQLAlchemyAdapter``: every adapter method, and authui's ``increment_rate_limit``, over
-SQLAlchemy 2's async engine."""
+"""``SQLAlchemyAdapter``: every adapter method over SQLAlchemy 2's async engine; authui's
+own methods come from ``SQLExtensions``, the engine and transactions from ``SQLStore``."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import dataclasses
-import time
-from collections.abc import AsyncIterator, Mapping
+import functools
 from datetime import datetime
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
-from sqlalchemy import Row, Select, Table, bindparam, delete, event, insert, select, update
-from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import DisconnectionError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
-from sqlalchemy.pool import SingletonThreadPool, StaticPool
-from sqlalchemy.sql.expression import ColumnElement
+from sqlalchemy import Select, bindparam, delete, insert, select
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from authui.adapters.base import (
     AdapterAccount,
     AdapterAuthenticator,
     AdapterSession,
     AdapterUser,
-    RateLimitWindow,
     UserChanges,
     VerificationToken,
 )
-from authui.adapters.sql.naming import SQLNaming
-from authui.adapters.sql.rate_limits import count_event, delete_ended
+from authui.adapters.sql.extensions import SQLExtensions
 from authui.adapters.sql.records import (
     account_from,
     authenticator_from,
@@ -38,37 +28,13 @@ from authui.adapters.sql.records import (
     user_from,
     values_of,
 )
-from authui.adapters.sql.schema import MAX_RATE_LIMIT_KEY, IdType, Tables, build_tables
+from authui.adapters.sql.statements import delete_returning, update_returning
 
 _MAX_INTEGER_ID = 2**31 - 1  # Auth.js's SERIAL is a 32-bit integer
-_RATE_LIMIT_SWEEP_SECONDS = 60.0  # how often one adapter deletes the rows of ended windows
 _USER_FIELDS = frozenset(UserChanges.__annotations__)
 
-#: Pool settings for server databases when the adapter creates the engine: at most 15
-#: connections per process, opened as needed and then kept (an overflow connection would be
-#: closed at every return and opened again, a new server process each time on PostgreSQL);
-#: a request finding all 15 busy waits up to 30 s for one. Connections are recycled before
-#: MariaDB's or a proxy's idle timeout.
-DEFAULT_POOL_OPTIONS: Mapping[str, Any] = {
-    "pool_size": 15,
-    "max_overflow": 0,
-    "pool_timeout": 30,
-    "pool_recycle": 1800,
-    "pool_pre_ping": True,
-}
 
-
-def _skip_closed(dbapi_connection: Any, record: Any, proxy: Any) -> None:
-    """Pool checkout on asyncpg: a connection the server closed while it sat in the pool
-    (a restart, an idle timeout) is already marked closed by the driver, so the pool is
-    told to take another, without the round trip a pre-ping costs on every checkout."""
-    driver = getattr(dbapi_connection, "driver_connection", None)
-    is_closed = getattr(driver, "is_closed", None)
-    if callable(is_closed) and is_closed():
-        raise DisconnectionError("the server closed this pooled connection")
-
-
-class SQLAlchemyAdapter:
+class SQLAlchemyAdapter(SQLExtensions):
     """Users, accounts, database sessions, sign-in tokens and passkeys in a SQL database,
     in the Auth.js SQL schema by default.
 
@@ -84,92 +50,41 @@ class SQLAlchemyAdapter:
             database numbers new users, ``create_user`` returns the user with that id (as a
             string), and an id that is not a number finds nothing.
         engine_options: Keyword arguments for ``create_async_engine`` when the adapter
-            creates the engine; they override ``DEFAULT_POOL_OPTIONS``.
+            creates the engine; they override its defaults: ``DEFAULT_POOL_OPTIONS``,
+            ``hide_parameters=True`` (bound values such as session tokens stay out of
+            exception messages) and, on PostgreSQL (asyncpg) and MariaDB/MySQL (asyncmy),
+            time limits in ``connect_args``: ``CONNECT_TIMEOUT`` (5 s) to connect and
+            ``STATEMENT_TIMEOUT`` (10 s) for each statement (asyncpg's ``timeout`` and
+            ``command_timeout``, asyncmy's ``connect_timeout`` and ``read_timeout``). A
+            limit set in ``connect_args`` or in the URL's query
+            (``…?command_timeout=30``) wins. A database that stops answering is then an
+            outage within seconds (503) rather than a request that hangs. An engine
+            passed in keeps its own settings.
 
     Create the tables with ``await adapter.create_all()`` (or a migration tool, with
     ``adapter.tables.metadata``), and close the adapter with ``await adapter.close()`` or
-    ``async with``. Every method is one transaction; ``use_verification_token`` and
-    ``unlink_account`` use ``DELETE … RETURNING`` where the database has it and a
-    ``DELETE`` whose row count decides elsewhere, so a token is handed out once.
+    ``async with``. Every method is one transaction; ``use_verification_token``,
+    ``use_challenge`` and ``unlink_account`` use ``DELETE … RETURNING`` where the database
+    has it and a ``DELETE`` whose row count decides elsewhere, so a token is handed out
+    once.
 
-    ``increment_rate_limit`` (an authui extension) counts in the ``rate_limits`` table,
-    which ``create_all`` makes and ``authui db upgrade`` adds to an older database
-    (version 3).
+    authui's extensions keep tables of their own, which ``create_all`` makes and
+    ``authui db upgrade`` adds to an older database: ``increment_rate_limit`` and
+    ``reset_rate_limit`` count in ``rate_limits`` (version 3), ``create_challenge`` and
+    ``use_challenge`` keep ``authui_challenges`` (version 4). Creating and upgrading the
+    tables runs without the statement time limit.
     """
 
-    def __init__(
-        self,
-        database: str | URL | AsyncEngine,
-        *,
-        naming: SQLNaming | None = None,
-        id_type: IdType = "text",
-        engine_options: Mapping[str, Any] | None = None,
-    ) -> None:
-        if id_type not in ("text", "integer"):
-            raise ValueError(f"id_type must be 'text' or 'integer', not {id_type!r}")
-        if isinstance(database, AsyncEngine):
-            if engine_options:
-                raise TypeError("engine_options apply only when the adapter creates the engine")
-            self.engine = database
-            self._owns_engine = False
-        else:
-            url = make_url(database)
-            options = {} if url.get_backend_name() == "sqlite" else dict(DEFAULT_POOL_OPTIONS)
-            asyncpg = url.get_driver_name() == "asyncpg"
-            if asyncpg:  # a dead connection is known without a ping: see _skip_closed
-                options["pool_pre_ping"] = False
-            options.update(engine_options or {})
-            self.engine = create_async_engine(url, **options)
-            if asyncpg and not options["pool_pre_ping"]:
-                event.listen(self.engine.sync_engine, "checkout", _skip_closed)
-            self._owns_engine = True
-        # Single reads run outside a transaction: on a server database that saves the BEGIN
-        # and ROLLBACK round trips. SQLite's driver begins no transaction for a read, and
-        # switching its isolation level would cost two trips to aiosqlite's thread.
-        sqlite = self.engine.dialect.name == "sqlite"
-        self._reader = (
-            self.engine if sqlite else self.engine.execution_options(isolation_level="AUTOCOMMIT")
+    @functools.cached_property
+    def _session_lookup(self) -> Select[Any]:
+        """The session check's query, built once (building it costs more than running it
+        through SQLAlchemy's statement cache): a session and its user by ``:token``."""
+        sessions, users = self.tables.sessions, self.tables.users
+        return (
+            select(sessions, users)
+            .join(users, users.c.id == sessions.c.user_id)
+            .where(sessions.c.session_token == bindparam("token"))
         )
-        self.naming = naming or SQLNaming()
-        self.id_type: IdType = id_type
-        self.tables: Tables = build_tables(self.naming, id_type)
-        self._session_lookup = _session_lookup(self.tables)
-        # A pool of one shared connection (SQLite in memory) can't hold two transactions.
-        single = isinstance(self.engine.pool, StaticPool | SingletonThreadPool)
-        self._serial: asyncio.Lock | None = asyncio.Lock() if single else None
-        self._next_rate_limit_sweep = 0.0  # time.monotonic(): the first count sweeps
-
-    # -- lifecycle -----------------------------------------------------------------------
-
-    async def create_all(self) -> None:
-        """Create the tables and indexes that don't exist yet (the schema must exist).
-
-        For tests, quick starts and ``authui db init``; tables that exist are left as
-        they are, so it is safe on a database an Auth.js app already uses.
-        """
-        async with self._transaction() as conn:
-            await conn.run_sync(self.tables.metadata.create_all)
-
-    async def drop_all(self) -> None:
-        """Drop the adapter's tables, with everything in them."""
-        async with self._transaction() as conn:
-            await conn.run_sync(self.tables.metadata.drop_all)
-
-    async def close(self) -> None:
-        """Close the pool's connections, if the adapter created the engine."""
-        if self._owns_engine:
-            await self.engine.dispose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.close()
 
     # -- users ---------------------------------------------------------------------------
 
@@ -189,6 +104,18 @@ class SQLAlchemyAdapter:
             )
             await self._insert_session(conn, session)
         return stored, session
+
+    async def create_user_and_account(
+        self, user: AdapterUser, account: AdapterAccount
+    ) -> tuple[AdapterUser, AdapterAccount]:
+        """Insert a new user and its first account in one transaction: both or neither (a
+        taken email or account refuses both). The account's ``user_id`` becomes the new
+        user's id."""
+        async with self._transaction() as conn:
+            stored = await self._insert_user(conn, user)
+            linked = dataclasses.replace(account, user_id=stored.id)
+            await self._insert_account(conn, linked)
+        return stored, linked
 
     async def _insert_user(self, conn: AsyncConnection, user: AdapterUser) -> AdapterUser:
         values: dict[str, Any] = {
@@ -253,7 +180,7 @@ class SQLAlchemyAdapter:
             async with self._transaction() as conn:
                 where = users.c.id == key
                 if changes:
-                    row = await self._update_returning(conn, users, where, dict(changes))
+                    row = await update_returning(conn, users, where, dict(changes))
                 else:
                     row = (await conn.execute(select(users).where(where))).first()
         if row is None:
@@ -269,17 +196,20 @@ class SQLAlchemyAdapter:
         async with self._transaction() as conn:
             for table in (t.sessions, t.accounts, t.authenticators):
                 await conn.execute(delete(table).where(table.c.user_id == key))
-            row = await self._delete_returning(conn, t.users, t.users.c.id == key)
+            row = await delete_returning(conn, t.users, t.users.c.id == key)
         return user_from(t.users, row) if row else None
 
     # -- accounts ------------------------------------------------------------------------
 
     async def link_account(self, account: AdapterAccount) -> AdapterAccount:
         """Insert ``account``."""
-        values = values_of(account) | {"user_id": self._user_ref(account.user_id)}
         async with self._transaction() as conn:
-            await conn.execute(insert(self.tables.accounts).values(values))
+            await self._insert_account(conn, account)
         return account
+
+    async def _insert_account(self, conn: AsyncConnection, account: AdapterAccount) -> None:
+        values = values_of(account) | {"user_id": self._user_ref(account.user_id)}
+        await conn.execute(insert(self.tables.accounts).values(values))
 
     async def unlink_account(
         self, provider: str, provider_account_id: str
@@ -290,7 +220,7 @@ class SQLAlchemyAdapter:
             accounts.c.provider_account_id == provider_account_id
         )
         async with self._transaction() as conn:
-            row = await self._delete_returning(conn, accounts, where)
+            row = await delete_returning(conn, accounts, where)
         return account_from(accounts, row) if row else None
 
     async def get_account(self, provider_account_id: str, provider: str) -> AdapterAccount | None:
@@ -328,7 +258,7 @@ class SQLAlchemyAdapter:
         sessions = self.tables.sessions
         async with self._transaction() as conn:
             where = sessions.c.session_token == session_token
-            row = await self._update_returning(conn, sessions, where, {"expires": expires})
+            row = await update_returning(conn, sessions, where, {"expires": expires})
         return session_from(sessions, row) if row else None
 
     async def delete_session(self, session_token: str) -> AdapterSession | None:
@@ -336,7 +266,7 @@ class SQLAlchemyAdapter:
         sessions = self.tables.sessions
         async with self._transaction() as conn:
             where = sessions.c.session_token == session_token
-            row = await self._delete_returning(conn, sessions, where)
+            row = await delete_returning(conn, sessions, where)
         return session_from(sessions, row) if row else None
 
     # -- verification tokens -------------------------------------------------------------
@@ -352,7 +282,7 @@ class SQLAlchemyAdapter:
         tokens = self.tables.verification_tokens
         where = (tokens.c.identifier == identifier) & (tokens.c.token == token)
         async with self._transaction() as conn:
-            row = await self._delete_returning(conn, tokens, where)
+            row = await delete_returning(conn, tokens, where)
         return token_from(tokens, row) if row else None
 
     # -- authenticators ------------------------------------------------------------------
@@ -395,74 +325,12 @@ class SQLAlchemyAdapter:
         authenticators = self.tables.authenticators
         async with self._transaction() as conn:
             where = authenticators.c.credential_id == credential_id
-            row = await self._update_returning(conn, authenticators, where, {"counter": counter})
+            row = await update_returning(conn, authenticators, where, {"counter": counter})
         if row is None:
             raise KeyError(f"no authenticator with credential id {credential_id!r}")
         return authenticator_from(authenticators, row)
 
-    # -- rate limits (an authui extension) -----------------------------------------------
-
-    async def increment_rate_limit(self, key: str, window_seconds: int) -> int:
-        """Count one event for ``key`` in the current window of ``window_seconds`` and
-        return the window's count, this one included.
-
-        One atomic upsert of the ``rate_limits`` row of ``(key, window_seconds, window)``
-        (see ``authui.adapters.sql.rate_limits.count_event``). At most once a minute the
-        adapter then deletes the rows of every window that has ended, in a transaction of
-        its own.
-
-        Raises:
-            ValueError: ``window_seconds`` is not a positive integer, or ``key`` is longer
-                than 255 characters.
-        """
-        window = RateLimitWindow.current(window_seconds)
-        if len(key) > MAX_RATE_LIMIT_KEY:
-            raise ValueError(f"rate limit keys have at most {MAX_RATE_LIMIT_KEY} characters")
-        rate_limits = self.tables.rate_limits
-        async with self._transaction() as conn:
-            count = await count_event(conn, rate_limits, key, window)
-        if time.monotonic() >= self._next_rate_limit_sweep:
-            self._next_rate_limit_sweep = time.monotonic() + _RATE_LIMIT_SWEEP_SECONDS
-            async with self._transaction() as conn:
-                await conn.execute(delete_ended(rate_limits, window))
-        return count
-
     # -- internals -----------------------------------------------------------------------
-
-    @contextlib.asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[AsyncConnection]:
-        async with contextlib.AsyncExitStack() as stack:
-            if self._serial is not None:
-                await stack.enter_async_context(self._serial)
-            yield await stack.enter_async_context(self.engine.begin())
-
-    async def _first(self, query: Any, params: Mapping[str, Any] | None = None) -> Row[Any] | None:
-        """One row of a single read: no transaction around it (one round trip, not three)."""
-        async with contextlib.AsyncExitStack() as stack:
-            if self._serial is not None:
-                await stack.enter_async_context(self._serial)
-            conn = await stack.enter_async_context(self._reader.connect())
-            return (await conn.execute(query, params)).first()
-
-    async def _update_returning(
-        self, conn: AsyncConnection, table: Table, where: ColumnElement[bool], values: Any
-    ) -> Row[Any] | None:
-        statement = update(table).where(where).values(values)
-        if conn.dialect.update_returning:
-            return (await conn.execute(statement.returning(*table.c))).first()
-        await conn.execute(statement)  # MariaDB: the row stays locked until the commit
-        return (await conn.execute(select(table).where(where))).first()
-
-    async def _delete_returning(
-        self, conn: AsyncConnection, table: Table, where: ColumnElement[bool]
-    ) -> Row[Any] | None:
-        if conn.dialect.delete_returning:
-            return (await conn.execute(delete(table).where(where).returning(*table.c))).first()
-        row = (await conn.execute(select(table).where(where))).first()
-        if row is None:
-            return None
-        deleted = await conn.execute(delete(table).where(where))
-        return row if deleted.rowcount == 1 else None  # a concurrent call deleted it first
 
     def _user_key(self, user_id: str) -> str | int | None:
         """The ``users.id`` value for ``user_id``; ``None`` if no row can have it."""
@@ -477,14 +345,3 @@ class SQLAlchemyAdapter:
         if key is None:
             raise ValueError(f"user id {user_id!r} is not an integer (id_type='integer')")
         return key
-
-
-def _session_lookup(tables: Tables) -> Select[Any]:
-    """The session check's query, built once (building it costs more than running it
-    through SQLAlchemy's statement cache): a session and its user by ``:token``."""
-    sessions, users = tables.sessions, tables.users
-    return (
-        select(sessions, users)
-        .join(users, users.c.id == sessions.c.user_id)
-        .where(sessions.c.session_token == bindparam("token"))
-    )

@@ -10,6 +10,9 @@ database into a version-N+1 one. Every step:
   leaves the database at the previous version (on PostgreSQL and SQLite; MariaDB/MySQL
   commit each DDL statement at once, which is why every step is also idempotent: it
   looks before it creates, and can simply be run again);
+- runs under the schema lock (``authui.adapters.sql.schema_lock``), and checks the
+  recorded version again once it has it, so that any number of processes may run
+  ``init`` or ``upgrade`` at once: each step is applied, and recorded, once;
 - only adds (tables, indexes, nullable columns): no step drops or rewrites a table, a
   column or a row, so upgrading never loses data.
 
@@ -25,7 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -42,10 +45,8 @@ from sqlalchemy import (
     insert,
     inspect,
     select,
-    text,
 )
 from sqlalchemy.engine import Inspector
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from authui.adapters.sql.adapter import SQLAlchemyAdapter
@@ -59,11 +60,6 @@ DEFAULT_VERSION_TABLE = "authui_schema"
 #: has no ``authenticators``; adopting creates it).
 _REQUIRED_FOR_ADOPTION = ("users", "accounts", "sessions", "verification_token")
 
-# One lock serialises concurrent runs on a database: PostgreSQL's advisory lock with this
-# key, MariaDB/MySQL's GET_LOCK (waiting at most _LOCK_TIMEOUT seconds).
-_PG_LOCK_KEY = int.from_bytes(hashlib.sha256(b"authui_schema").digest()[:8], "big", signed=True)
-
-_LOCK_TIMEOUT = 60
 _MAX_IDENTIFIER = 60  # PostgreSQL keeps 63 characters of a name, MariaDB/MySQL allow 64
 
 Step = Callable[[AsyncConnection, Tables], Awaitable[None]]
@@ -105,6 +101,13 @@ async def _create_rate_limits(conn: AsyncConnection, tables: Tables) -> None:
     await conn.run_sync(_ensure_index, tables.rate_limits, "expires")
 
 
+async def _create_challenges(conn: AsyncConnection, tables: Tables) -> None:
+    """Version 4: authui's ``authui_challenges`` table, the single-use WebAuthn challenges
+    of ``create_challenge``, with its index on ``expires``."""
+    await conn.run_sync(tables.challenges.create, checkfirst=True)
+    await conn.run_sync(_ensure_index, tables.challenges, "expires")
+
+
 #: Every version, in order; the last one is what ``init`` creates.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "create the Auth.js tables", _create_tables),
@@ -117,6 +120,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         3,
         "create rate_limits, the shared counts of the limits on sign-in emails",
         _create_rate_limits,
+    ),
+    Migration(
+        4,
+        "create authui_challenges, the single-use WebAuthn challenges",
+        _create_challenges,
     ),
 )
 
@@ -254,19 +262,28 @@ class SchemaMigrator:
             MigrationError: The tables exist unversioned and ``adopt`` is false, or they
                 lack columns, or their user ids are not ``adapter.id_type``.
         """
+        goal = self._target(target)
         status = await self.status()
         if status.initialised:
             return MigrationResult(status.version, status.version)
-        if status.tables:
-            if not adopt:
-                raise MigrationError(
-                    f"the database already has authui tables ({', '.join(status.tables)}) "
-                    "but no recorded version; if an Auth.js app (or create_all) made them, "
-                    "run `authui db init --adopt` to adopt them as version 1"
-                )
-            created = await self._adopt()
-            return MigrationResult(0, 1, adopted=True, created_tables=created)
-        return await self._run_from(0, self._target(target), self.adapter.tables)
+        async with self._locked_transaction() as conn:
+            status = await conn.run_sync(self._status)  # again: another process may be first
+            if status.initialised:
+                return MigrationResult(status.version, status.version)
+            if status.tables:
+                if not adopt:
+                    raise MigrationError(
+                        f"the database already has authui tables ({', '.join(status.tables)})"
+                        " but no recorded version; if an Auth.js app (or create_all) made "
+                        "them, run `authui db init --adopt` to adopt them as version 1"
+                    )
+                created = await self._adopt(conn)
+                return MigrationResult(0, 1, adopted=True, created_tables=created)
+            first = self.migrations[0]
+            await conn.run_sync(self.version_table.create, checkfirst=True)
+            await self._apply(conn, first, self.adapter.tables)
+        later = await self._run_from(first.version, goal, self.adapter.tables)
+        return MigrationResult(0, goal, (first, *later.applied))
 
     async def upgrade(self, *, target: int | None = None) -> MigrationResult:
         """Apply the pending steps in order, each in its own transaction.
@@ -335,58 +352,28 @@ class SchemaMigrator:
             async with self._locked_transaction() as conn:
                 if not await self._check_version(conn, migration.version - 1):
                     continue  # a concurrent upgrade applied it
-                await migration.apply(conn, tables)
-                await self._record(conn, migration.version, migration.description)
+                await self._apply(conn, migration, tables)
             applied.append(migration)
         return MigrationResult(version, goal, tuple(applied))
 
-    @contextlib.asynccontextmanager
-    async def _locked_transaction(self) -> AsyncIterator[AsyncConnection]:
-        """A transaction that no other ``SchemaMigrator`` on this database runs beside:
-        PostgreSQL's advisory lock, MariaDB/MySQL's named lock (DDL commits there, so the
-        lock is held by the connection). SQLite locks the file itself."""
-        async with self.adapter.engine.connect() as conn:
-            named = conn.dialect.name in ("mysql", "mariadb")
-            if named:
-                query = text("SELECT GET_LOCK(:name, :timeout)")
-                params = {"name": self._lock_name, "timeout": _LOCK_TIMEOUT}
-                got = (await conn.execute(query, params)).scalar()
-                await conn.commit()
-                if got != 1:
-                    raise MigrationError(
-                        f"another authui db command held the schema lock for {_LOCK_TIMEOUT} "
-                        "seconds; try again when it has finished"
-                    )
-            try:
-                async with conn.begin():
-                    if conn.dialect.name == "postgresql":
-                        lock = text("SELECT pg_advisory_xact_lock(:key)")
-                        await conn.execute(lock, {"key": _PG_LOCK_KEY})
-                    yield conn
-            finally:
-                if named:
-                    with contextlib.suppress(SQLAlchemyError):  # a lost connection frees it
-                        await conn.execute(
-                            text("SELECT RELEASE_LOCK(:name)"), {"name": self._lock_name}
-                        )
-                        await conn.commit()
-
-    @property
-    def _lock_name(self) -> str:
-        database, schema = self.adapter.engine.url.database, self.adapter.naming.schema
-        where = f"{database}|{schema}|{self.version_table.name}"
-        return "authui_schema_" + hashlib.sha256(where.encode()).hexdigest()[:40]
+    def _locked_transaction(self) -> contextlib.AbstractAsyncContextManager[AsyncConnection]:
+        """A transaction that no other process changing this database's schema runs beside
+        (``authui.adapters.sql.schema_lock``)."""
+        return self.adapter.schema_transaction()
 
     async def _check_version(self, conn: AsyncConnection, expected: int) -> bool:
-        """In a locked transaction: make sure the version table exists, and whether the
-        database is still at version ``expected`` (``False``: a concurrent run passed it)."""
-        await conn.run_sync(self.version_table.create, checkfirst=True)
+        """In a locked transaction: whether the database is still at version ``expected``
+        (``False``: a concurrent run passed it)."""
         current = await conn.run_sync(self._current_version)
         if current > expected:
             return False
         if current < expected:  # pragma: no cover - only if someone edits the table meanwhile
             raise MigrationError(f"expected version {expected}, found {current}")
         return True
+
+    async def _apply(self, conn: AsyncConnection, migration: Migration, tables: Tables) -> None:
+        await migration.apply(conn, tables)
+        await self._record(conn, migration.version, migration.description)
 
     async def _record(self, conn: AsyncConnection, version: int, description: str) -> None:
         await conn.execute(
@@ -395,14 +382,14 @@ class SchemaMigrator:
             )
         )
 
-    async def _adopt(self) -> tuple[str, ...]:
-        async with self._locked_transaction() as conn:
-            missing = await conn.run_sync(self._check_adoptable)  # before any change
-            if not await self._check_version(conn, 0):
-                return ()
-            for table in missing:
-                await conn.run_sync(table.create)
-            await self._record(conn, 1, "adopted existing Auth.js tables")
+    async def _adopt(self, conn: AsyncConnection) -> tuple[str, ...]:
+        """In a locked transaction: check the unversioned tables, create the optional ones
+        missing and record version 1; the tables created."""
+        missing = await conn.run_sync(self._check_adoptable)  # before any change
+        await conn.run_sync(self.version_table.create, checkfirst=True)
+        for table in missing:
+            await conn.run_sync(table.create)
+        await self._record(conn, 1, "adopted existing Auth.js tables")
         return tuple(table.name for table in missing)
 
     def _check_adoptable(self, conn: Connection) -> list[Table]:

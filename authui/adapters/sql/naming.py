@@ -3,8 +3,9 @@
 The defaults are the Auth.js SQL adapters' names (``users``, ``accounts``, ``sessions``,
 ``verification_token``, ``authenticators``; camelCase columns except OAuth's snake_case
 token fields), so one database serves an Auth.js app and an authui app side by side.
-authui adds one table Auth.js does not have, ``rate_limits`` (the counts of
-``increment_rate_limit``), whose name is configurable too.
+authui adds two tables Auth.js does not have, ``rate_limits`` (the counts of
+``increment_rate_limit``) and ``authui_challenges`` (the WebAuthn challenges of
+``create_challenge``), whose names are configurable too.
 """
 
 from __future__ import annotations
@@ -70,6 +71,8 @@ class SQLNaming:
         authenticators: The passkeys table.
         rate_limits: authui's table of rate-limit counts (not an Auth.js table; its
             columns keep their names).
+        challenges: authui's table of single-use WebAuthn challenges (not an Auth.js
+            table; its columns keep their names).
         columns: Column renames, from the Auth.js column name to yours. A bare name
             (``"userId"``) renames it in every table; one qualified by the Auth.js table
             name (``"accounts.userId"``) only there, and wins over a bare one.
@@ -86,6 +89,7 @@ class SQLNaming:
     verification_tokens: str = "verification_token"
     authenticators: str = "authenticators"
     rate_limits: str = "rate_limits"
+    challenges: str = "authui_challenges"
     columns: Mapping[str, str] = field(default_factory=dict, hash=False)
     schema: str | None = None
 
@@ -115,6 +119,7 @@ class SQLNaming:
             verification_tokens=prefix + self.verification_tokens,
             authenticators=prefix + self.authenticators,
             rate_limits=prefix + self.rate_limits,
+            challenges=prefix + self.challenges,
         )
 
     def table(self, authjs_table: str) -> str:

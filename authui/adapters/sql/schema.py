@@ -113,6 +113,8 @@ def _text(mysql_length: int, *, ascii_only: bool = False) -> TypeEngine[str]:
 
 #: The longest ``rate_limits.key``, in characters (MariaDB/MySQL index a ``VARCHAR``).
 MAX_RATE_LIMIT_KEY = 255
+#: The longest ``authui_challenges.key``: a hash in hex (SHA-256's has 64 characters).
+MAX_CHALLENGE_KEY = 128
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,10 +128,11 @@ class Tables:
     verification_tokens: Table
     authenticators: Table
     rate_limits: Table
+    challenges: Table
 
     @property
     def authjs(self) -> tuple[Table, ...]:
-        """The five Auth.js tables (all but ``rate_limits``)."""
+        """The five Auth.js tables (all but ``rate_limits`` and ``challenges``)."""
         return (
             self.users,
             self.accounts,
@@ -141,7 +144,7 @@ class Tables:
 
 def build_tables(naming: SQLNaming, id_type: IdType) -> Tables:
     """The five Auth.js tables under ``naming``, with ``users.id`` of ``id_type``, and
-    authui's ``rate_limits``.
+    authui's ``rate_limits`` and ``challenges``.
 
     Beyond Auth.js's PostgreSQL schema, which it matches column for column, it adds what
     lookups need: unique ``users.email``, ``(provider, providerAccountId)`` and
@@ -156,6 +159,10 @@ def build_tables(naming: SQLNaming, id_type: IdType) -> Tables:
     length (``window_seconds``) and window number (``window``, ``floor(now /
     window_seconds)``), with the ``count`` so far and when the window ends (``expires``,
     indexed, so that the rows of ended windows are cheap to find and delete).
+
+    ``challenges`` (``authui_challenges`` by default) holds the WebAuthn challenges of
+    ``create_challenge``, each once: its ``key`` (a hash, the primary key) and when it
+    ``expires`` (indexed, for the deletion of expired rows).
     """
     metadata = MetaData(schema=naming.schema)
     user_id: TypeEngine[Any] = Integer() if id_type == "integer" else String(255)
@@ -231,6 +238,20 @@ def build_tables(naming: SQLNaming, id_type: IdType) -> Tables:
         PrimaryKeyConstraint("key", "window_seconds", "window"),
         **_MYSQL_TABLE_OPTIONS,
     )
+    challenges = Table(
+        naming.challenges,
+        metadata,
+        Column("key", String(MAX_CHALLENGE_KEY), primary_key=True),
+        Column("expires", UTCDateTime(), nullable=False, index=True),
+        **_MYSQL_TABLE_OPTIONS,
+    )
     return Tables(
-        metadata, users, accounts, sessions, verification_tokens, authenticators, rate_limits
+        metadata,
+        users,
+        accounts,
+        sessions,
+        verification_tokens,
+        authenticators,
+        rate_limits,
+        challenges,
     )

@@ -7,7 +7,8 @@ to run for a request (no request hooks or signal receivers besides authui's own,
 configuration object rather than a function of the request) and the request is plain
 (its URL read off the scope), the answer is the same either way, so ``DirectConnection``
 gives it straight from the core. Every other request, the app's own routes included, goes
-through Quart as usual.
+through Quart as usual, except one with an invalid ``Host``: Quart would answer it with 500,
+so it is answered with 400 here, whatever its path.
 """
 
 from __future__ import annotations
@@ -20,7 +21,17 @@ from quart import Quart, signals
 from quart.asgi import ASGIHTTPConnection
 
 from authui.config import AuthConfig
-from authui.integrations.asgi import answer_scope, is_own_route, plain_url, send_response
+from authui.errors import InvalidHost
+from authui.http import Response
+from authui.integrations.asgi import (
+    answer_scope,
+    host_error,
+    invalid_host_response,
+    is_own_route,
+    plain_url,
+    raw_url,
+    send_response,
+)
 from authui.integrations.quart.state import BLUEPRINT, EXTENSION, apply_cookies
 from authui.integrations.state import Integration
 
@@ -43,12 +54,29 @@ class DirectConnection(ASGIHTTPConnection):
     ``asgi_http_class`` when the app has Quart's default one)."""
 
     async def __call__(self, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
+        error = host_error(self.scope)
+        if error is not None:
+            await send_response(send, await _refusal(self.app, self.scope, receive, error))
+            return
         direct = _direct(self.app, self.scope)
         if direct is None:
             await super().__call__(receive, send)
             return
         config, url = direct
         await send_response(send, await answer_scope(self.scope, receive, url, config))
+
+
+async def _refusal(
+    app: Quart, scope: Mapping[str, Any], receive: ASGIReceiveCallable, error: InvalidHost
+) -> Response:
+    """The answer to a request with an invalid ``Host``, whatever its path: Quart would
+    answer it with 500 (werkzeug's IDNA encoding fails on a label of 64 characters or an
+    empty one) or with an empty host. The core's 400 (a page or JSON) for a static
+    configuration, else a JSON 400."""
+    state = app.extensions.get(EXTENSION)
+    if isinstance(state, Integration) and isinstance(state.source, AuthConfig):
+        return await answer_scope(scope, receive, raw_url(scope), state.prepare(state.source))
+    return invalid_host_response(error)
 
 
 def _direct(app: Quart, scope: Mapping[str, Any]) -> tuple[AuthConfig, str] | None:

@@ -15,6 +15,7 @@ from authui.callbacks import invoke
 from authui.config import AuthConfig
 from authui.core import Auth
 from authui.http import Response as CoreResponse
+from authui.http import wants_page
 from authui.integrations import guard
 from authui.integrations.quart.direct import DirectConnection
 from authui.integrations.quart.state import (
@@ -84,7 +85,7 @@ def _redirect(location: str) -> Response:
 
 
 def _refuse(config: AuthConfig) -> Response:
-    if not guard.wants_page(request.headers.get("Accept"), request.content_type):
+    if not wants_page(request.headers.get("Accept"), request.content_type):
         return Response(
             json.dumps({"message": guard.unauthorized_message()}),
             status=401,

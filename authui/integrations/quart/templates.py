@@ -6,6 +6,7 @@ from markupsafe import Markup
 from quart import g, request
 
 from authui.integrations import buttons
+from authui.integrations.calls import cookie_names
 from authui.integrations.quart.state import current_config, keep_cookies
 from authui.options import resolve
 
@@ -14,8 +15,9 @@ async def _csrf_token() -> str:
     """The CSRF token for forms in the app's own pages; issues the cookie when needed."""
     if "authui_csrf" not in g:
         options = resolve(await current_config())
-        name = options.cookies(request.url).csrf_token.name
-        g.authui_csrf, cookie = buttons.forms_csrf(options, request.url, request.cookies.get(name))
+        table = cookie_names(options, request.url, request.headers.items())
+        name = table.csrf_token.name
+        g.authui_csrf, cookie = buttons.forms_csrf(options, table, request.cookies.get(name))
         if cookie is not None:
             keep_cookies([cookie])
     token: str = g.authui_csrf

@@ -11,8 +11,9 @@ from starlette.requests import HTTPConnection, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from authui.callbacks import invoke
+from authui.http import wants_page
 from authui.integrations import guard
-from authui.integrations.asgi import is_own_route, raw_headers, send_response
+from authui.integrations.asgi import host_error, is_own_route, raw_headers, send_response
 from authui.integrations.starlette.app import answer_request
 from authui.integrations.starlette.state import SCOPE_KEY, RequestAuth, integration_for
 from authui.integrations.state import ConfigSource, Integration
@@ -34,6 +35,10 @@ class AuthMiddleware:
     refuses, a Starlette response is sent as it is); without it, a signed-in user is
     needed. Refused browsers go to the sign-in page with a ``callbackUrl`` back; other
     callers get ``401`` JSON; a WebSocket is closed with code 1008.
+
+    A request whose ``Host`` header is not a valid host (an empty label, a label of 64
+    characters, a bad port, non-ASCII) is answered with 400 whatever its path, a WebSocket
+    closed with 1008.
 
     At shutdown (the ASGI lifespan) it closes the adapters authui made from database URLs.
 
@@ -65,6 +70,9 @@ class AuthMiddleware:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
+        if host_error(scope) is not None:
+            await self._refuse_host(scope, receive, send)
+            return
         if self._is_auth_route(scope["path"]):
             if scope["type"] == "http" and is_own_route(scope["path"], self.integration.base_path):
                 connection = HTTPConnection(scope)
@@ -84,6 +92,15 @@ class AuthMiddleware:
         ):
             return
         await self.app(scope, receive, _with_cookies(send, here))
+
+    async def _refuse_host(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A request with an invalid ``Host``, whatever its path: the core's 400 (a
+        WebSocket is closed before it opens)."""
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        connection = HTTPConnection(scope)
+        await send_response(send, await answer_request(self.integration, connection, receive))
 
     def _is_auth_route(self, path: str) -> bool:
         base = self.integration.base_path
@@ -121,7 +138,7 @@ class AuthMiddleware:
 
     async def _refuse(self, connection: HTTPConnection, here: RequestAuth, send: Send) -> None:
         headers = connection.headers
-        if guard.wants_page(headers.get("accept"), headers.get("content-type")):
+        if wants_page(headers.get("accept"), headers.get("content-type")):
             query = connection.url.query
             target = connection.url.path + (f"?{query}" if query else "")
             location = guard.sign_in_location(here.config, self.integration.base_path, target)

@@ -11,6 +11,8 @@ from starlette.requests import Request
 from starlette.templating import Jinja2Templates
 
 from authui.integrations import buttons
+from authui.integrations.asgi import text_headers
+from authui.integrations.calls import cookie_names
 from authui.integrations.starlette.requests import core_request, url_of
 from authui.integrations.starlette.state import RequestAuth, need_middleware
 from authui.options import Options, resolve
@@ -57,10 +59,12 @@ def _page(context: Context) -> tuple[Options, buttons.PageRequest, str]:
     options = resolve(here.config)
     url = url_of(request)
     if here.csrf_token is None:
-        name = options.cookies(url).csrf_token.name
+        table = cookie_names(options, url, text_headers(request.scope))
         # authui's cookie parser: Starlette's leaves the token's "%7C" undecoded
         cookies = core_request(request, b"").cookies
-        here.csrf_token, cookie = buttons.forms_csrf(options, url, cookies.get(name))
+        here.csrf_token, cookie = buttons.forms_csrf(
+            options, table, cookies.get(table.csrf_token.name)
+        )
         if cookie is not None:
             here.add_cookies([cookie])
     query = request.url.query

@@ -1,0 +1,72 @@
+"""An adapter that keeps users, accounts, sessions, tokens and passkeys in Redis.
+
+Install the extra (``pip install "authui[redis]"``) and hand the adapter a URL or an
+existing ``redis.asyncio.Redis`` client of a Redis 7 or later::
+
+    adapter = RedisAdapter("redis://localhost:6379/0")
+    adapter = RedisAdapter(client, prefix="myapp:auth:")
+
+The adapter uses that one client (and so its connection pool) for every call. When it made
+the client from a URL it also owns it: ``await adapter.close()`` (or ``async with``)
+closes it; a client passed in stays the caller's to close.
+
+Key layout
+----------
+Every key starts with the prefix (default ``authui:``). Records are JSON strings whose
+field names are the Auth.js ones (``emailVerified``, ``userId``, ``providerAccountId``,
+``sessionToken``, ``credentialID``, …); dates are ISO 8601 strings with a UTC offset
+(``2030-01-01T12:00:00.123456+00:00``)::
+
+    user:<id>                                 user (JSON)
+    user-by-email:<email>                     the user's id (none for a user without email)
+    account:<provider>:<providerAccountId>    account (JSON)
+    user-accounts:<userId>                    SET of "<provider>:<providerAccountId>"
+    session:<sessionToken>                    session (JSON), TTL at its expires
+    user-sessions:<userId>                    ZSET of session tokens, scored by expiry (ms)
+    token:<identifier>:<token>                verification token (JSON), TTL at its expires
+    authenticator:<credentialID>              authenticator (JSON)
+    user-authenticators:<userId>              LIST of credential ids, oldest first
+    rate-limits:<key>                         HASH of counts per window length (below)
+    challenge:<key>                           WebAuthn challenge (JSON), TTL at its expires
+
+Sessions, verification tokens and challenges get a TTL at their ``expires`` (``SET …
+PXAT``), so Redis drops them by itself once they expire; ``update_session`` moves it.
+Expired session tokens left in ``user-sessions:<userId>`` are pruned whenever that user
+gets a new session.
+
+``rate-limits:`` hashes hold the counts of ``increment_rate_limit`` (an authui extension,
+not part of Auth.js's interface): for each window length ``<seconds>`` that ``<key>`` is
+counted in, the number of the current window (field ``window:<seconds>``, ``floor(now /
+<seconds>)``) and the count in it (``count:<seconds>``); a new window replaces the last
+one. The hash lives until the longest of its windows ends (a TTL of the time left, so
+clocks that differ between Redis and the app do not matter), and ``reset_rate_limit``
+deletes it. ``challenge:`` keys hold the challenges of ``create_challenge`` (also an
+authui extension).
+
+The per-user indexes live in their own namespaces (``user-accounts:`` rather than
+``account:user:``) so that no id, email or provider can make one key look like another;
+in the two keys with two variable parts, ``:`` and ``%`` in the first part (provider,
+identifier) are percent-encoded (``%3A``, ``%25``), which leaves ordinary values as they are.
+
+Atomicity: ``use_verification_token`` and ``use_challenge`` are one ``GETDEL`` each, so of
+many concurrent calls for one token or challenge exactly one gets it;
+``increment_rate_limit`` is one Lua script (Redis runs a script as one command), so every
+concurrent call gets a count of its own. Changes that touch several keys
+(``create_user``, ``update_user``, ``delete_user``, ``link_account``,
+``create_authenticator``, ``update_session``, ``update_authenticator_counter``, …) run as
+``WATCH``/``MULTI``/``EXEC`` transactions that retry when a watched key changes underneath
+them. The keys of one operation may live in different hash slots, so Redis Cluster is not
+supported.
+
+Emails are unique: ``create_user`` and ``update_user`` raise ``ValueError`` for an email
+another user has (as the Auth.js SQL schemas' unique constraint would). A user may have no
+email (``None``: OAuth providers such as Twitter/X give none); such users have no
+``user-by-email:`` key, and any number of them can exist.
+"""
+
+from __future__ import annotations
+
+from authui.adapters.redis.adapter import RedisAdapter
+from authui.adapters.redis.store import DEFAULT_PREFIX
+
+__all__ = ["DEFAULT_PREFIX", "RedisAdapter"]

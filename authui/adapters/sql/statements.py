@@ -1,0 +1,116 @@
+"""The statements whose shape differs between databases, each in every database's words:
+``UPDATE``/``DELETE … RETURNING`` where the database has them, the upsert that counts a
+rate-limit event, and the insert of a row unless its key is taken."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Row, Table, delete, func, select, update
+from sqlalchemy.dialects import mysql, postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.sql.expression import ColumnElement
+
+from authui.adapters.base import RateLimitWindow
+
+_MYSQL = ("mysql", "mariadb")
+
+# The dialects that upsert with ``INSERT … ON CONFLICT``.
+_ON_CONFLICT: dict[str, Callable[[Table], Any]] = {
+    "postgresql": postgresql.insert,
+    "sqlite": sqlite.insert,
+}
+
+
+async def update_returning(
+    conn: AsyncConnection, table: Table, where: ColumnElement[bool], values: Any
+) -> Row[Any] | None:
+    """``UPDATE`` the row and return it as it is now; ``None`` if no row matched."""
+    statement = update(table).where(where).values(values)
+    if conn.dialect.update_returning:
+        return (await conn.execute(statement.returning(*table.c))).first()
+    await conn.execute(statement)  # MariaDB: the row stays locked until the commit
+    return (await conn.execute(select(table).where(where))).first()
+
+
+async def delete_returning(
+    conn: AsyncConnection, table: Table, where: ColumnElement[bool]
+) -> Row[Any] | None:
+    """``DELETE`` the row and return it; ``None`` if there was none. Of concurrent calls
+    for one row exactly one gets it: ``DELETE … RETURNING`` where the database has it,
+    else a ``SELECT`` and a ``DELETE`` whose row count says whether this call deleted it."""
+    if conn.dialect.delete_returning:
+        return (await conn.execute(delete(table).where(where).returning(*table.c))).first()
+    row = (await conn.execute(select(table).where(where))).first()
+    if row is None:
+        return None
+    deleted = await conn.execute(delete(table).where(where))
+    return row if deleted.rowcount == 1 else None  # a concurrent call deleted it first
+
+
+def _unsupported(conn: AsyncConnection, what: str) -> NotImplementedError:
+    return NotImplementedError(
+        f"{what} supports PostgreSQL, MariaDB/MySQL and SQLite, not {conn.dialect.name}"
+    )
+
+
+async def count_event(
+    conn: AsyncConnection, table: Table, key: str, window: RateLimitWindow
+) -> int:
+    """Add one to ``key``'s count in ``window`` (a new row starts at 1); the new count.
+
+    One statement, so of concurrent calls each gets a count of its own: on PostgreSQL and
+    SQLite ``INSERT … ON CONFLICT (key, window_seconds, window) DO UPDATE SET count =
+    count + 1 RETURNING count``; on MariaDB/MySQL, whose upserts return nothing,
+    ``INSERT … VALUES (…, LAST_INSERT_ID(1)) ON DUPLICATE KEY UPDATE count =
+    LAST_INSERT_ID(count + 1)`` and then ``SELECT LAST_INSERT_ID()``, which is the
+    connection's own.
+
+    Raises:
+        NotImplementedError: Another database.
+    """
+    count = table.c["count"]
+    values: dict[str, Any] = {
+        "key": key,
+        "window_seconds": window.seconds,
+        "window": window.number,
+        "expires": datetime.fromtimestamp(window.ends_at, UTC),
+    }
+    if conn.dialect.name in _MYSQL:
+        upsert = mysql.insert(table).values({**values, "count": func.last_insert_id(1)})
+        await conn.execute(upsert.on_duplicate_key_update(count=func.last_insert_id(count + 1)))
+        return int((await conn.execute(select(func.last_insert_id()))).scalar_one())
+    insert = _ON_CONFLICT.get(conn.dialect.name)
+    if insert is None:
+        raise _unsupported(conn, "increment_rate_limit")
+    statement = (
+        insert(table)
+        .values({**values, "count": 1})
+        .on_conflict_do_update(
+            index_elements=list(table.primary_key.columns), set_={"count": count + 1}
+        )
+        .returning(count)
+    )
+    return int((await conn.execute(statement)).scalar_one())
+
+
+async def insert_unless_taken(
+    conn: AsyncConnection, table: Table, values: Mapping[str, Any]
+) -> None:
+    """Insert a row unless one with its primary key exists, which then stays as it is:
+    ``INSERT … ON CONFLICT DO NOTHING`` on PostgreSQL and SQLite, ``INSERT … ON DUPLICATE
+    KEY UPDATE key = key`` on MariaDB/MySQL (``INSERT IGNORE`` would also hide errors).
+
+    Raises:
+        NotImplementedError: Another database.
+    """
+    if conn.dialect.name in _MYSQL:
+        (key, *_) = table.primary_key.columns
+        await conn.execute(mysql.insert(table).values(values).on_duplicate_key_update({key: key}))
+        return
+    insert = _ON_CONFLICT.get(conn.dialect.name)
+    if insert is None:
+        raise _unsupported(conn, "create_challenge")
+    await conn.execute(insert(table).values(values).on_conflict_do_nothing())

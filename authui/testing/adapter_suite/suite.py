@@ -1,0 +1,105 @@
+"""The suite's public classes, assembled from its parts."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from authui.testing.adapter_suite.authenticators import AdapterAuthenticatorConformance
+from authui.testing.adapter_suite.extensions import ExtensionConformance
+from authui.testing.adapter_suite.new_users import NewUserConformance
+from authui.testing.adapter_suite.sessions import SessionConformance
+from authui.testing.adapter_suite.users import UserConformance
+
+
+class AdapterConformanceWithoutWebAuthn(
+    UserConformance, NewUserConformance, SessionConformance, ExtensionConformance
+):
+    """The conformance suite without the passkey (authenticator) tests.
+
+    For adapters that do not store passkeys. Subclass it as you would
+    :class:`AdapterConformance`; see that class for the fixture and options.
+
+    Attributes:
+        supports_webauthn: Always ``False`` here; setting it to ``True`` is an error
+            (subclass ``AdapterConformance`` to test authenticators).
+        concurrency: How many concurrent ``use_verification_token`` (or
+            ``use_challenge``) calls race for one token (or challenge), and how many
+            concurrent ``increment_rate_limit`` calls count one key (at least 20).
+    """
+
+    supports_webauthn: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.supports_webauthn and not issubclass(cls, AdapterAuthenticatorConformance):
+            raise TypeError(
+                f"{cls.__name__} sets supports_webauthn = True but has no authenticator "
+                "tests: subclass AdapterConformance instead"
+            )
+
+
+class AdapterConformance(AdapterAuthenticatorConformance, AdapterConformanceWithoutWebAuthn):
+    """The adapter conformance suite, like Auth.js's ``runBasicTests``: subclass it.
+
+    Each test is an ``async def test_*`` method that takes an ``adapter`` fixture, which
+    the subclass (or a conftest) provides: a fresh, empty adapter for every test. Tests
+    are independent and may run in any order. The class name does not start with
+    ``Test``, so pytest collects only your subclass. Failures raise ``AssertionError``
+    naming the method and the field.
+
+    Example:
+        ::
+
+            import pytest
+            from collections.abc import AsyncIterator
+
+            from authui.testing import AdapterConformance
+
+
+            class TestMyAdapter(AdapterConformance):
+                concurrency = 20  # optional
+
+                @pytest.fixture
+                async def adapter(self) -> AsyncIterator[MyAdapter]:
+                    adapter = MyAdapter(await make_empty_database())
+                    yield adapter
+                    await adapter.close()
+
+    The tests need pytest-asyncio with ``asyncio_mode = "auto"``; in strict mode set
+    ``pytestmark = pytest.mark.asyncio`` on the class and decorate the fixture with
+    ``@pytest_asyncio.fixture``.
+
+    What is checked: every protocol method exists and is ``async def``; lookups that find
+    nothing return ``None`` (``[]`` for lists); records round-trip field for field and come
+    back as the record types of ``authui.adapters``; several users without email can be
+    stored, found by id and by account, given an email and have it taken away, and deleted;
+    dates come back timezone-aware in UTC and within one millisecond of the value stored
+    (millisecond storage passes, second storage fails); ``use_verification_token`` hands a
+    token out once, also to ``concurrency`` concurrent callers; ``delete_user`` deletes the
+    user's sessions, accounts and authenticators and nothing of other users;
+    ``increment_rate_limit``, when the adapter has it, counts 1, 2, … per key and window
+    length, gives ``concurrency`` concurrent callers 1 to ``concurrency`` each once, and
+    starts again from 1 in a new window, and after ``reset_rate_limit`` of its key in
+    every window length (other keys count on); ``use_challenge``, when the adapter has
+    it, returns the challenge ``create_challenge`` stored once (also to ``concurrency``
+    concurrent callers, and also when it was stored twice), ``None`` for an unknown key,
+    and an expired challenge as itself or not at all; ``create_user_and_session`` and
+    ``create_user_and_account``, when the adapter has them, store both records or
+    neither;
+    ``update_authenticator_counter`` raises for an unknown credential. Methods whose
+    protocol return is ``Record | None`` (``link_account``, ``unlink_account``,
+    ``delete_session``, ``delete_user``, ``create_verification_token``) may return ``None``
+    or the record. ``create_user`` may assign its own id; the suite then uses the returned
+    one.
+
+    Attributes:
+        supports_webauthn: ``True``. Set it to ``False`` to leave out the passkey tests
+            (they are then not collected at all, rather than skipped); or subclass
+            :class:`AdapterConformanceWithoutWebAuthn`.
+        concurrency: How many concurrent ``use_verification_token`` calls race for one
+            token (default 50, at least 20); exactly one must get it. As many concurrent
+            ``use_challenge`` calls race for one challenge, and as many concurrent
+            ``increment_rate_limit`` calls count one key.
+    """
+
+    supports_webauthn: ClassVar[bool] = True

@@ -1,0 +1,72 @@
+"""One process of a race between OS processes over one store: ``python -m
+tests.adapters.racer '<json>'``, started by ``tests/adapters/test_process_races.py``.
+
+The JSON names the store (``url``; ``schema`` and ``prefix`` for the SQL adapter's naming
+or the Redis key prefix), the ``task``, and a barrier: every racer builds its adapter,
+creates the file ``<barrier>/<me>``, and starts the task once ``parties`` files are
+there, so that all of them run it at the same moment. The racer prints its answer as
+JSON and exits with 0, or lets the exception end it (a traceback and exit status 1).
+
+Tasks:
+
+- ``first-use``: an adapter whose schema is brought up to date before its first call (as
+  ``AuthConfig(adapter="sqlite+aiosqlite:///…")`` makes one), then ``get_user``;
+- ``create-all``: ``create_all()``, then ``get_user``;
+- ``use-challenges``: ``use_challenge`` of every key in ``keys`` at once; the answer is
+  the keys this process got.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from authui.adapters.from_url import TablesOnFirstUse
+from authui.adapters.redis import RedisAdapter
+from authui.adapters.sqlalchemy import SQLAlchemyAdapter, SQLNaming
+
+_BARRIER_TIMEOUT = 120.0  # seconds: every racer starts within this time on a busy machine
+
+
+def adapter_for(spec: dict[str, Any]) -> Any:
+    """The adapter the spec names (a new one, with its own connections)."""
+    if spec["url"].startswith("redis://"):
+        return RedisAdapter(spec["url"], prefix=spec["prefix"])
+    return SQLAlchemyAdapter(spec["url"], naming=SQLNaming(schema=spec.get("schema")))
+
+
+def wait_for_everyone(barrier: Path, me: int, parties: int) -> None:
+    (barrier / str(me)).touch()
+    deadline = time.monotonic() + _BARRIER_TIMEOUT
+    while (came := len(list(barrier.iterdir()))) < parties:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"only {came} of {parties} racers came")
+        time.sleep(0.002)
+
+
+async def run(adapter: Any, spec: dict[str, Any]) -> Any:
+    task = spec["task"]
+    store = TablesOnFirstUse(adapter) if task == "first-use" else adapter
+    try:
+        if task == "use-challenges":
+            found = await asyncio.gather(*(store.use_challenge(key) for key in spec["keys"]))
+            return [challenge.key for challenge in found if challenge is not None]
+        if task == "create-all":
+            await store.create_all()
+        return await store.get_user("nobody")
+    finally:
+        await adapter.close()
+
+
+def main(spec: dict[str, Any]) -> Any:
+    adapter = adapter_for(spec)
+    wait_for_everyone(Path(spec["barrier"]), spec["me"], spec["parties"])
+    return asyncio.run(run(adapter, spec))
+
+
+if __name__ == "__main__":
+    print(json.dumps(main(json.loads(sys.argv[1]))))

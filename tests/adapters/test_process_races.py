@@ -1,0 +1,213 @@
+"""Races between real OS processes over one store, as when several workers of an app start
+at once: each racer is ``python -m tests.adapters.racer`` (see its docstring), and all of
+them start their task at the same moment.
+
+- Schema creation: five processes on a NEW database (a SQLite file, a fresh PostgreSQL
+  schema, a fresh MariaDB database) bring its schema up to date on first use, or run
+  ``create_all``, and then read from it: every one of them succeeds, and every schema
+  version is recorded once.
+- Single-use challenges: two processes race ``use_challenge`` for the same keys (on
+  PostgreSQL, MariaDB, a SQLite file and Redis): each key goes to exactly one of them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import secrets
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from redis.asyncio import Redis
+from sqlalchemy import inspect, select
+from sqlalchemy.engine import make_url
+
+from authui.adapters.base import Challenge
+from authui.adapters.redis import RedisAdapter
+from authui.adapters.sql.migrations import LATEST_VERSION, SchemaMigrator
+from authui.adapters.sqlalchemy import SQLAlchemyAdapter, SQLNaming
+from tests.peers.pgadapter_node import execute, fresh_schema, run_isolated
+
+ROOT = Path(__file__).resolve().parents[2]
+RACERS = 5
+CHALLENGES = 30
+_RACE_TIMEOUT = 300  # seconds, for all racers of one race on a busy machine
+
+
+@dataclass(frozen=True)
+class Store:
+    """Where the racers meet: a database URL with the SQL naming's schema, or a Redis URL
+    with a key prefix."""
+
+    url: str
+    schema: str | None = None
+    prefix: str = ""
+
+    def sql_adapter(self) -> SQLAlchemyAdapter:
+        return SQLAlchemyAdapter(self.url, naming=SQLNaming(schema=self.schema))
+
+
+@contextlib.contextmanager
+def fresh_mariadb_database(url: str) -> Iterator[str]:
+    """A new MariaDB database, dropped afterwards; yields its URL."""
+    name = f"authui_race_{uuid.uuid4().hex[:10]}"
+    run_isolated(lambda: execute(url, [f"CREATE DATABASE `{name}`"]))
+    try:
+        yield make_url(url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        run_isolated(lambda: execute(url, [f"DROP DATABASE `{name}`"]))
+
+
+@contextlib.contextmanager
+def fresh_store(request: pytest.FixtureRequest, kind: str, tmp_path: Path) -> Iterator[Store]:
+    """A store of ``kind`` with nothing in it: a new SQLite file, PostgreSQL schema, MariaDB
+    database, or an unused Redis key prefix (its keys are deleted afterwards)."""
+    if kind == "sqlite":
+        yield Store(f"sqlite+aiosqlite:///{tmp_path / 'new.db'}")
+    elif kind == "postgresql":
+        url = request.getfixturevalue("postgres_url")
+        with fresh_schema(url, "authui_race_") as schema:
+            yield Store(url, schema)
+    elif kind == "mariadb":
+        with fresh_mariadb_database(request.getfixturevalue("mariadb_url")) as url:
+            yield Store(url)
+    else:
+        store = Store(request.getfixturevalue("redis_url"), prefix=f"authui-race:{uuid.uuid4()}:")
+        try:
+            yield store
+        finally:
+            run_isolated(lambda: delete_prefixed(store))
+
+
+async def delete_prefixed(store: Store) -> None:
+    async with Redis.from_url(store.url) as client:
+        keys = [key async for key in client.scan_iter(match=f"{store.prefix}*")]
+        if keys:
+            await client.delete(*keys)
+
+
+@pytest.fixture(params=["sqlite", "postgresql", "mariadb"])
+def new_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """A database with nothing in it yet."""
+    with fresh_store(request, request.param, tmp_path) as store:
+        yield store
+
+
+def race(store: Store, task: str, parties: int, tmp_path: Path, **more: Any) -> list[Any]:
+    """Start ``parties`` racers on ``store`` and wait for them; their answers, in order.
+    Fails naming every racer that failed, with the last line of its traceback."""
+    barrier = tmp_path / f"barrier-{uuid.uuid4().hex}"
+    barrier.mkdir()
+    spec = asdict(store) | more | {"task": task, "barrier": str(barrier), "parties": parties}
+    racers = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.adapters.racer", json.dumps(spec | {"me": me})],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for me in range(parties)
+    ]
+    answers: list[Any] = []
+    failures: list[str] = []
+    try:
+        for me, racer in enumerate(racers):
+            out, err = racer.communicate(timeout=_RACE_TIMEOUT)
+            if racer.returncode == 0:
+                answers.append(json.loads(out))
+            else:
+                lines = [line for line in err.splitlines() if not line.startswith("(Background")]
+                failures.append(f"racer {me} exited with {racer.returncode}: {lines[-1:]}")
+    finally:
+        for racer in racers:
+            if racer.poll() is None:
+                racer.kill()
+                racer.wait()
+    assert not failures, f"{len(failures)} of {parties} racers failed:\n" + "\n".join(failures)
+    return answers
+
+
+# Schema creation ------------------------------------------------------------------------
+
+
+async def recorded_versions(store: Store) -> list[int]:
+    async with store.sql_adapter() as adapter:
+        versions = SchemaMigrator(adapter).version_table
+        async with adapter.engine.connect() as conn:
+            rows = await conn.execute(select(versions.c.version).order_by(versions.c.version))
+            return [version for (version,) in rows]
+
+
+async def missing_tables(store: Store) -> list[str]:
+    async with store.sql_adapter() as adapter:
+        tables = adapter.tables.metadata.sorted_tables
+        async with adapter.engine.connect() as conn:
+            found = await conn.run_sync(
+                lambda sync: [t.name for t in tables if inspect(sync).has_table(t.name, t.schema)]
+            )
+        return sorted({t.name for t in tables} - set(found))
+
+
+def test_processes_starting_together_make_a_new_schema_once(
+    new_database: Store, tmp_path: Path
+) -> None:
+    """Each process's first call brings the schema up to date, as an embedded database's
+    adapter does on first use: all of them answer, and each version is recorded once."""
+    assert race(new_database, "first-use", RACERS, tmp_path) == [None] * RACERS
+    assert run_isolated(lambda: recorded_versions(new_database)) == list(
+        range(1, LATEST_VERSION + 1)
+    )
+    assert run_isolated(lambda: missing_tables(new_database)) == []
+
+
+def test_processes_running_create_all_together_all_succeed(
+    new_database: Store, tmp_path: Path
+) -> None:
+    assert race(new_database, "create-all", RACERS, tmp_path) == [None] * RACERS
+    assert run_isolated(lambda: missing_tables(new_database)) == []
+
+
+# Single-use challenges ------------------------------------------------------------------
+
+
+@pytest.fixture(params=["sqlite", "postgresql", "mariadb", "redis"])
+def challenge_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """A store with authui's tables in it (nothing to make in Redis)."""
+    with fresh_store(request, request.param, tmp_path) as store:
+        if not store.prefix:
+            run_isolated(lambda: create_all(store))
+        yield store
+
+
+async def create_all(store: Store) -> None:
+    async with store.sql_adapter() as adapter:
+        await adapter.create_all()
+
+
+async def create_challenges(store: Store, keys: list[str]) -> None:
+    expires = datetime.now(UTC) + timedelta(minutes=5)
+    adapter = RedisAdapter(store.url, prefix=store.prefix) if store.prefix else store.sql_adapter()
+    async with adapter:
+        for key in keys:
+            await adapter.create_challenge(Challenge(key, expires))
+
+
+def test_two_processes_racing_for_challenges_get_each_one_once(
+    challenge_store: Store, tmp_path: Path
+) -> None:
+    """Both processes ask for the same 30 challenges at once: every challenge goes to
+    exactly one of them."""
+    keys = [hashlib.sha256(secrets.token_bytes(32)).hexdigest() for _ in range(CHALLENGES)]
+    run_isolated(lambda: create_challenges(challenge_store, keys))
+    first, second = race(challenge_store, "use-challenges", 2, tmp_path, keys=keys)
+    assert set(first) & set(second) == set(), "a challenge was used twice"
+    assert sorted(first + second) == sorted(keys), "a challenge was used by neither process"
