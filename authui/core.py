@@ -12,7 +12,7 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from authui import htmx
 from authui.actions import dispatch
-from authui.actions.audit import sign_in_refused
+from authui.actions.audit import describe_refusal
 from authui.actions.callback import inline_error
 from authui.actions.csrf_token import NO_CACHE
 from authui.actions.pages import signin_answer, signin_page
@@ -341,8 +341,8 @@ def _with_query(url: str, params: dict[str, str]) -> str:
 def _error_response(ctx: Context, exc: Exception) -> InternalResponse:
     """Log an action's failure and send the user to the page its kind names (§2.7)."""
     error = exc if isinstance(exc, AuthError) else AuthError(cause={"err": exc})
+    describe_refusal(ctx, error)
     ctx.options.logger.error(error)
-    sign_in_refused(ctx, error)
     return_redirect = RETURN_REDIRECT in ctx.request.headers
     if ctx.options.config.raw is not None and isinstance(exc, AuthError) and not return_redirect:
         raise exc

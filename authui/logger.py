@@ -92,11 +92,17 @@ def reset_warnings() -> None:
     _warned.clear()
 
 
+REFUSAL = "refusal"
+"""The key of ``AuthError.cause`` that holds a refused sign-in's log event and metadata."""
+
+
 @dataclass(frozen=True, slots=True)
 class StandardLogger:
     """The default logger: writes to ``logging.getLogger("authui")``.
 
     - ``error``: one line, ``[auth][error] <type>: <message>``, with the error's details;
+      a refused sign-in (wrong password, throttled, …) is one ``warning`` instead
+      (``sign-in-failed``, ``sign-in-throttled``: see ``authui.actions.audit``);
       the original exception's traceback follows only for errors that are not client-safe
       (a bug or a configuration problem). A client's bad input or an outage is one line.
     - ``warn``: ``[auth][warn][<code>] <text>``, each code once per process, however many
@@ -107,6 +113,10 @@ class StandardLogger:
     name: str = "authui"
 
     def error(self, error: AuthError) -> None:
+        refusal = error.cause.get(REFUSAL)
+        if isinstance(refusal, tuple):  # a refused sign-in: one warning, as the user saw it
+            self.warning(*refusal)
+            return
         original = error.cause.get("err")
         details = {k: v for k, v in error.cause.items() if k != "err"}
         line = f"[auth][error] {error.type}: {error}"

@@ -209,28 +209,21 @@ def seconds_left(limit: Limit) -> int:
     return max(1, math.ceil(window.ends_at - window.now))
 
 
-def _over(ctx: Context, counted: Counted, count: int, client: str | None) -> None:
-    """Raise ``TooManyAttempts`` when ``count`` passes the limit; log the first time in
-    the window."""
+def _over(counted: Counted, count: int) -> None:
+    """Raise ``TooManyAttempts`` when ``count`` passes the limit; the error's ``cause``
+    says which limit (and holds the account or address as its SHA-256), for the one log
+    line of the refused request."""
     limit = counted.limit
     if count <= limit.count:
         return
-    if count == limit.count + 1:
-        _log(ctx, counted, client)
+    cause: dict[str, Any] = {"per": counted.scope, "limit": str(limit)}
+    if counted.scope != "client":
+        cause[counted.scope] = "sha256:" + digest(counted.value)
     raise TooManyAttempts(
         f"Too many sign-in attempts per {counted.scope} with {counted.provider}",
         retry_after=seconds_left(limit),
+        cause=cause,
     )
-
-
-def _log(ctx: Context, counted: Counted, client: str | None) -> None:
-    """``sign-in-limit-reached`` at the logger's ``warning`` level: the provider, the
-    client's address, which limit, and the account or address as its SHA-256."""
-    details: dict[str, Any] = {"provider": counted.provider, "client": client, "per": counted.scope}
-    if counted.scope != "client":
-        details[counted.scope] = "sha256:" + digest(counted.value)
-    details["limit"] = str(counted.limit)
-    ctx.options.logger.warning("sign-in-limit-reached", details)
 
 
 @dataclass(slots=True)
@@ -242,7 +235,7 @@ class Attempt:
     account: Counted | None = None
     counted: list[Counted] = field(default_factory=list)
 
-    async def start(self, ctx: Context, client: str | None) -> None:
+    async def start(self) -> None:
         """Count the attempt, client first (a client already refused does not use up the
         account's allowance).
 
@@ -255,7 +248,7 @@ class Attempt:
             attempts = await self.counter.increment(counted.key + ":a", counted.limit.window)
             marks = await self.counter.increment(counted.key + ":m", counted.limit.window)
             self.counted.append(counted)
-            _over(ctx, counted, 2 * attempts - marks, client)
+            _over(counted, 2 * attempts - marks)
 
     async def succeeded(self) -> None:
         """The sign-in succeeded: it is no failure; the account's count starts again."""
@@ -301,7 +294,7 @@ async def check_sign_in(ctx: Context, client: str | None) -> Attempt | None:
             attempt.account = Counted(
                 provider.id, "account", account, policy.credentials_per_account
             )
-        await attempt.start(ctx, client)
+        await attempt.start()
         return attempt
     if isinstance(provider, WebAuthnProvider) and ctx.method == "POST":
         limit = policy.passkey_per_client
@@ -311,7 +304,7 @@ async def check_sign_in(ctx: Context, client: str | None) -> Attempt | None:
         return None
     if client and limit:
         counted = Counted(provider.id, "client", client, limit)
-        _over(ctx, counted, await counter.increment(counted.key, limit.window), client)
+        _over(counted, await counter.increment(counted.key, limit.window))
     return None
 
 
@@ -332,4 +325,4 @@ async def check_email(
     for scope, value, count in checks:
         if value and count is not None:
             counted = Counted(provider.id, scope, value, Limit(count, limits.window))
-            _over(ctx, counted, await counter.increment(counted.key, limits.window), client)
+            _over(counted, await counter.increment(counted.key, limits.window))

@@ -156,18 +156,25 @@ async def test_throttle_none_turns_it_off() -> None:
         assert (await sign_in(client, "ada")).header("location") == REFUSED
 
 
-async def test_the_first_refusal_is_logged_once_with_the_account_hashed(
+async def test_each_refusal_is_one_warning_with_the_account_hashed(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     client = client_for(throttle=Throttle(credentials_per_account=Limit(2, 300)))
     for _ in range(5):
         await sign_in(client, "Mallory")
-    lines = [r for r in caplog.records if "sign-in-limit-reached" in r.getMessage()]
-    assert len(lines) == 1
-    assert lines[0].levelno == logging.WARNING
-    line = lines[0].getMessage()
+    records = [  # what the requests logged (not the configuration's start-up warnings)
+        r for r in caplog.records if r.name == "authui" and "[auth][warn][" not in r.getMessage()
+    ]
+    throttled = [r for r in records if "[auth][warning][sign-in-throttled]" in r.getMessage()]
+    failed = [r for r in records if "[auth][warning][sign-in-failed]" in r.getMessage()]
+    assert (len(failed), len(throttled)) == (2, 3)  # one line per request, no more
+    assert len(records) == 5
+    assert {r.levelno for r in records} == {logging.WARNING}
+    line = throttled[0].getMessage()
     account = hashlib.sha256(b"mallory").hexdigest()
     assert f'"account": "sha256:{account}"' in line
+    assert '"per": "account"' in line
+    assert '"limit": "2/300s"' in line
     assert '"provider": "credentials"' in line
     assert '"client": "127.0.0.1"' in line
     assert "mallory" not in caplog.text.lower()

@@ -3,7 +3,8 @@ throttled sign-in.
 
 Each line carries the provider, the user's id where there is one, and the client's address
 (``authui.proxies.client_address``): never an email address, a token, a cookie or a password.
-Sign-ins and sign-outs go to the logger's ``info`` level, refusals to its ``warning`` level.
+Sign-ins and sign-outs go to the logger's ``info`` level; a refusal is the error itself,
+which the default logger prints as one ``warning``.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from authui.context import Context
 from authui.errors import AuthError, CodedSignInError, TooManyAttempts
+from authui.logger import REFUSAL
 from authui.proxies import client_address
 
 
@@ -33,12 +35,18 @@ def signed_out(ctx: Context, user_id: Any) -> None:
     ctx.options.logger.info("sign-out", _metadata(ctx, user_id=user_id))
 
 
-def sign_in_refused(ctx: Context, error: AuthError) -> None:
-    """``sign-in-throttled`` for ``TooManyAttempts``, ``sign-in-failed`` for any other
-    error that sends the user back to the sign-in page; nothing for other errors."""
+def describe_refusal(ctx: Context, error: AuthError) -> None:
+    """Give a refused sign-in's error what its log line says: ``sign-in-throttled`` for
+    ``TooManyAttempts`` (with the limit it passed), ``sign-in-failed`` for any other
+    client-safe error that sends the user back to the sign-in page (kept in
+    ``error.cause[REFUSAL]``, for the default logger's ``error`` to print as one warning;
+    a configured ``error`` gets the error as Auth.js gives it). Other errors are left."""
     if isinstance(error, TooManyAttempts):
-        metadata = _metadata(ctx, retry_after=error.retry_after)
-        ctx.options.logger.warning("sign-in-throttled", metadata)
-    elif error.kind == "signIn":
+        limit = {k: v for k, v in error.cause.items() if k != "err"}
+        event, fields = "sign-in-throttled", {"retry_after": error.retry_after, **limit}
+    elif error.kind == "signIn" and error.client_safe:
         code = error.code if isinstance(error, CodedSignInError) else None
-        ctx.options.logger.warning("sign-in-failed", _metadata(ctx, error=error.type, code=code))
+        event, fields = "sign-in-failed", {"error": error.type, "code": code}
+    else:
+        return
+    error.cause[REFUSAL] = (event, _metadata(ctx, **fields))

@@ -184,19 +184,35 @@ async def test_refused_sign_in_writes_nothing(strategy: str) -> None:
 
 
 class FailingLink(MemoryAdapter):
+    """Refuses to store any account (a write the database turns down, not an outage)."""
+
     async def link_account(self, account: AdapterAccount) -> AdapterAccount | None:
-        raise ConnectionError("database went away")
+        raise ValueError("the database refused the account")
+
+    async def create_user_and_account(
+        self, user: AdapterUser, account: AdapterAccount
+    ) -> tuple[AdapterUser, AdapterAccount]:
+        raise ValueError("the database refused the account")
 
 
-async def test_failed_link_leaves_no_user_behind(strategy: str) -> None:
-    adapter = FailingLink()
+class FailingLinkInSteps(FailingLink):
+    """The same, for an adapter that stores a new user and its account in two calls."""
+
+    create_user_and_account = None  # type: ignore[assignment]
+
+
+@pytest.mark.parametrize("adapter_class", [FailingLink, FailingLinkInSteps])
+async def test_failed_link_leaves_no_user_behind(
+    strategy: str, adapter_class: type[FailingLink]
+) -> None:
+    adapter = adapter_class()
     outcome = await sign_in_through(
         provider(),
         OIDCStandIn(ISSUER, claims=ADA),
         adapter=adapter,
         session=SessionOptions(strategy=strategy),  # type: ignore[arg-type]
     )
-    assert where(outcome) == f"{APP}/auth/error?error=Configuration"
+    assert where(outcome) == f"{APP}/auth/error?error=AdapterError"
     assert adapter.users == {}
     assert adapter.sessions == {}
 
