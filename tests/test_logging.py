@@ -128,7 +128,7 @@ async def test_failed_and_throttled_sign_ins_are_warnings(caplog: pytest.LogCapt
     client_only = {"provider": "credentials", "client": "198.51.100.4"}
     assert lines(caplog, "[auth][warning][sign-in-failed] ") == [
         {**client_only, "error": "CredentialsSignin", "code": "credentials"},
-        {**client_only, "error": "CredentialsSignin", "code": "locked"},
+        {**client_only, "error": "CredentialsSignin", "code": "locked", "reason": "account locked"},
     ]
     assert lines(caplog, "[auth][warning][sign-in-throttled] ") == [
         {**client_only, "retry_after": 42}

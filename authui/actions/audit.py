@@ -46,7 +46,20 @@ def describe_refusal(ctx: Context, error: AuthError) -> None:
         event, fields = "sign-in-throttled", {"retry_after": error.retry_after, **limit}
     elif error.kind == "signIn" and error.client_safe:
         code = error.code if isinstance(error, CodedSignInError) else None
-        event, fields = "sign-in-failed", {"error": error.type, "code": code}
+        event, fields = "sign-in-failed", {"error": error.type, "code": code, **_why(error)}
     else:
         return
     error.cause[REFUSAL] = (event, _metadata(ctx, **fields))
+
+
+def _why(error: AuthError) -> dict[str, str]:
+    """What the operator needs to know about a refusal beyond its type: the error's message
+    (what the provider or the mail server answered, which check failed) and the exception
+    underneath, when they say more than the type."""
+    why: dict[str, str] = {}
+    if error.detail != error.type:
+        why["reason"] = error.detail
+    original = error.cause.get("err")
+    if isinstance(original, BaseException):
+        why["cause"] = f"{type(original).__name__}: {original}"
+    return why
