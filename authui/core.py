@@ -374,9 +374,9 @@ def _answer_now(ctx: Context, error: AuthError, url: str, *, custom: bool) -> In
     """An error with a status of its own (400, 429, 503), answered on the spot rather than
     by a redirect that would lose the status: ``{"url"}`` for API clients, ``null`` from
     the session endpoint (a JSON one: next-auth's ``getSession`` reads any answer that is
-    not OK as no session), the form for htmx (else ``HX-Redirect`` to the page), else the
-    built-in page; the app's own page is reached by a redirect.
-    ``Retry-After`` goes with every form of it."""
+    not OK as no session), ``{"error", "url"}`` from the passkey options, the form for
+    htmx (else ``HX-Redirect`` to the page), else the built-in page; the app's own page is
+    reached by a redirect. ``Retry-After`` goes with every form of it."""
     assert error.status is not None
     status = error.status
     if RETURN_REDIRECT in ctx.request.headers:
@@ -384,6 +384,8 @@ def _answer_now(ctx: Context, error: AuthError, url: str, *, custom: bool) -> In
     elif ctx.action == "session":
         answer = _json(status, None)
         answer.headers += NO_CACHE
+    elif ctx.action == "webauthn-options":  # fetched by webauthn.js, which shows "error"
+        answer = _json(status, {"error": error_message(error), "url": url})
     elif htmx.is_htmx(ctx.request) and (inline := inline_error(ctx, error)) is not None:
         answer = htmx.fragment(inline)
         answer.status = status

@@ -81,12 +81,16 @@ class Throttle:
             ``login`` ``30/m/ip``.
         oauth_per_client: OAuth and OIDC callbacks per client: 30 per minute, allauth's
             ``login`` ``30/m/ip``.
+        passkey_options_per_client: Passkey ceremonies started per client (each stores
+            a challenge until it is answered or expires): 60 per minute, twice the
+            answers' limit, as a sign-in page asks for options on every load.
     """
 
     credentials_per_account: Limit | None = Limit(5, 5 * 60)
     credentials_per_client: Limit | None = Limit(10, 60)
     passkey_per_client: Limit | None = Limit(30, 60)
     oauth_per_client: Limit | None = Limit(30, 60)
+    passkey_options_per_client: Limit | None = Limit(60, 60)
 
 
 # -- where the counts live ----------------------------------------------------------------
@@ -274,17 +278,24 @@ def account_of(provider: Credentials, body: dict[str, Any]) -> str | None:
 
 async def check_sign_in(ctx: Context, client: str | None) -> Attempt | None:
     """Count a sign-in attempt at ``/callback/<provider>`` (credentials, passkey answer,
-    OAuth callback) from ``client`` (its IP address, if known); a credentials attempt is
-    returned, to be told when it succeeded.
+    OAuth callback), or the start of a passkey ceremony (``/webauthn-options/<provider>``),
+    from ``client`` (its IP address, if known); a credentials attempt is returned, to be
+    told when it succeeded.
 
     Raises:
         TooManyAttempts: A limit of the path is passed.
     """
     policy = ctx.options.config.throttle
     provider = ctx.options.providers.get(ctx.provider_id or "")
-    if policy is None or ctx.action != "callback" or provider is None:
+    if policy is None or provider is None:
         return None
     counter = counter_for(ctx.options)
+    if ctx.action == "webauthn-options" and isinstance(provider, WebAuthnProvider):
+        await _count_client(
+            counter, f"{provider.id}:options", client, policy.passkey_options_per_client
+        )
+    if ctx.action != "callback":
+        return None
     if isinstance(provider, Credentials) and ctx.method == "POST":
         attempt = Attempt(counter)
         if client and policy.credentials_per_client:
@@ -302,10 +313,17 @@ async def check_sign_in(ctx: Context, client: str | None) -> Attempt | None:
         limit = policy.oauth_per_client
     else:
         return None
-    if client and limit:
-        counted = Counted(provider.id, "client", client, limit)
-        _over(counted, await counter.increment(counted.key, limit.window))
+    await _count_client(counter, provider.id, client, limit)
     return None
+
+
+async def _count_client(
+    counter: Counter, counted_as: str, client: str | None, limit: Limit | None
+) -> None:
+    """Count one request of ``client`` under ``limit`` (nothing without either)."""
+    if client and limit:
+        counted = Counted(counted_as, "client", client, limit)
+        _over(counted, await counter.increment(counted.key, limit.window))
 
 
 async def check_email(

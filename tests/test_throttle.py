@@ -212,6 +212,25 @@ async def test_passkey_answers_are_counted_per_client() -> None:
     assert_throttled(await answer(), window=60)
 
 
+async def test_passkey_ceremonies_started_are_counted_per_client() -> None:
+    """Each options request stores a challenge: a flood of them is refused before it
+    fills the store, with JSON that webauthn.js shows."""
+    adapter = MemoryAdapter()
+    client = client_for(
+        adapter,
+        providers=[Passkey()],
+        experimental=Experimental(enable_webauthn=True),
+        throttle=Throttle(passkey_options_per_client=Limit(3, 60)),
+    )
+    for _ in range(3):
+        assert (await client.get("webauthn-options/passkey?action=authenticate")).status == 200
+    refused = await client.get("webauthn-options/passkey?action=authenticate")
+    assert refused.status == 429
+    assert 0 < int(refused.header("retry-after") or 0) <= 60
+    assert WAIT.match(refused.data()["error"])
+    assert len(adapter.challenges) == 3
+
+
 async def test_oauth_callbacks_are_counted_per_client() -> None:
     service = OAuth2(
         id="svc",
