@@ -82,15 +82,16 @@ class Throttle:
         oauth_per_client: OAuth and OIDC callbacks per client: 30 per minute, allauth's
             ``login`` ``30/m/ip``.
         passkey_options_per_client: Passkey ceremonies started per client (each stores
-            a challenge until it is answered or expires): 60 per minute, twice the
-            answers' limit, as a sign-in page asks for options on every load.
+            a challenge until it is answered or expires): 300 per minute. Generous, as
+            every load of a sign-in page with passkey autofill starts one and many users
+            may share an address; it bounds a flood, not a user.
     """
 
     credentials_per_account: Limit | None = Limit(5, 5 * 60)
     credentials_per_client: Limit | None = Limit(10, 60)
     passkey_per_client: Limit | None = Limit(30, 60)
     oauth_per_client: Limit | None = Limit(30, 60)
-    passkey_options_per_client: Limit | None = Limit(60, 60)
+    passkey_options_per_client: Limit | None = Limit(300, 60)
 
 
 # -- where the counts live ----------------------------------------------------------------
