@@ -2,34 +2,36 @@
 
 This is the whole framework-free core. Integrations turn their framework's request into an
 ``authui.http.Request``, await ``Auth``, and turn the ``authui.http.Response``
-back. Nothing here keeps state between requests.
+back. Nothing here keeps state between requests. What is answered when a request cannot be
+served (an untrusted host, no such action, a broken configuration, a failed action) is in
+``authui.failures``.
 """
 
 from __future__ import annotations
 
 import json
-from urllib.parse import urlencode, urlsplit, urlunsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from authui import htmx
 from authui.actions import dispatch
-from authui.actions.audit import describe_refusal
-from authui.actions.callback import inline_error
-from authui.actions.csrf_token import NO_CACHE
-from authui.actions.pages import signin_answer, signin_page
 from authui.callbacks import invoke
 from authui.config import AuthConfig
 from authui.context import Context
 from authui.cookies import Cookie
 from authui.csrf import CsrfState, create_csrf_state
 from authui.errors import (
-    AuthError,
-    BadRequest,
-    CodedSignInError,
-    ErrorPageLoop,
     InvalidCallbackUrl,
     InvalidHost,
     ServiceUnavailable,
     UnknownAction,
+)
+from authui.failures import (
+    RETURN_REDIRECT,
+    action_failed,
+    configuration_error,
+    invalid_host,
+    json_answer,
+    unroutable,
 )
 from authui.hosts import request_origin
 from authui.http import (
@@ -38,10 +40,8 @@ from authui.http import (
     JSONValue,
     Request,
     Response,
-    wants_page,
 )
 from authui.options import Options, resolve
-from authui.pages import error_message
 from authui.pages.assets import CACHE_FOREVER, STATIC_PREFIX
 from authui.proxies import public_url
 from authui.sessions import strategy_for
@@ -49,22 +49,13 @@ from authui.urls import (
     ACTIONS_WITH_PROVIDER,
     is_auth_action,
     is_valid_callback_url,
-    origin_of,
     safe_url,
 )
 
-RETURN_REDIRECT = "x-auth-return-redirect"
-JSON_HEADER = ("Content-Type", "application/json")
-PAGE_ACTIONS = frozenset({"signin", "signout", "error", "verify-request", "new-user", "passkeys"})
 NO_CSRF = CsrfState(token="", verified=False, cookie_value=None)
 """The CSRF state of a session read on the app's behalf: nothing to check or issue."""
 _JSON_BODY = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 """Compact JSON as ``JSON.stringify`` writes it."""
-INVALID_HOST_MESSAGE = "This site does not answer for the host this request was sent to."
-INVALID_CALLBACK_URL_MESSAGE = "The callbackUrl must be a path or an absolute http(s) URL."
-CONFIG_ERROR_MESSAGE = (
-    "There was a problem with the server configuration. Check the server logs for more information."
-)
 
 
 async def Auth(request: Request, config: AuthConfig) -> Response | InternalResponse:
@@ -130,10 +121,6 @@ async def session_of(request: Request, config: AuthConfig) -> tuple[JSONValue, l
         return None, []
 
 
-def _json(status: int, data: object) -> InternalResponse:
-    return InternalResponse(status=status, headers=[JSON_HEADER], body=data)
-
-
 async def _handle(request: Request, options: Options) -> InternalResponse:
     config = options.config
     logger = options.logger
@@ -141,7 +128,7 @@ async def _handle(request: Request, options: Options) -> InternalResponse:
         url, origin = _effective_url(request, options)
     except InvalidHost as error:
         logger.error(error)
-        return _invalid_host(request, options)
+        return invalid_host(request, options)
     try:
         path = urlsplit(url).path
         if path.startswith(options.base_path + STATIC_PREFIX) and request.method == "GET":
@@ -149,20 +136,20 @@ async def _handle(request: Request, options: Options) -> InternalResponse:
         action, provider_id = _parse_path(path, request.method, options.base_path)
     except UnknownAction as error:
         logger.error(error)
-        return _unroutable(request, options, origin)
+        return unroutable(request, options, origin)
     if len(request.body) > config.max_body_size:
-        return _json(413, {"message": "The request body is too large."})
+        return json_answer(413, {"message": "The request body is too large."})
     try:
         body = request.form()
     except BadRequestBody as exc:
-        return _json(400, {"message": str(exc)})
+        return json_answer(400, {"message": str(exc)})
 
     cookies = options.cookies(url)
     problems = options.config_errors
     if problems:
         if problems[0] is not options.static_error:
             logger.error(problems[0])
-        return _configuration_error(request, action, url, options)
+        return configuration_error(request, action, url, options)
 
     csrf = create_csrf_state(
         cookie_value=request.cookies.get(cookies.csrf_token.name),
@@ -187,7 +174,7 @@ async def _handle(request: Request, options: Options) -> InternalResponse:
         await _init(ctx)
         internal = await dispatch(ctx)
     except Exception as exc:
-        return _error_response(ctx, exc)
+        return action_failed(ctx, exc)
     internal.cookies[:0] = [*ctx.spent_cookies, *ctx.set_cookies]
     return internal
 
@@ -225,17 +212,6 @@ def _effective_url(request: Request, options: Options) -> tuple[str, str]:
     fixed = urlsplit(options.fixed_origin)
     effective = urlunsplit((fixed.scheme, fixed.netloc, parts.path, parts.query, ""))
     return effective, options.fixed_origin
-
-
-def _invalid_host(request: Request, options: Options) -> InternalResponse:
-    """The 400 answer to a request for a host that is invalid or not trusted, with nothing
-    built from that host (no link, no cookie): as for a request naming no action, the
-    error page for a browser (its ``Accept`` names ``text/html``), JSON for any other
-    client."""
-    accept, content_type = request.headers.get("accept"), request.headers.get("content-type")
-    if RETURN_REDIRECT in request.headers or not wants_page(accept, content_type):
-        return _json(400, {"message": INVALID_HOST_MESSAGE})
-    return options.renderer.error_page(InvalidHost.type, sign_in_url=None)
 
 
 def _parse_path(path: str, method: str, base_path: str) -> tuple[str, str | None]:
@@ -314,132 +290,3 @@ def to_response(internal: InternalResponse, *, return_redirect: bool = False) ->
     else:
         data = _JSON_BODY.encode(body).encode()
     return Response(internal.status, headers, data)
-
-
-def _configuration_error(
-    request: Request, action: str, url: str, options: Options
-) -> InternalResponse:
-    """The answer when the configuration is broken (reference §2.2 step 2)."""
-    if request.method == "GET" and action in PAGE_ACTIONS:
-        error_page = options.config.pages.error
-        if error_page:
-            if request.query.get("callbackUrl", "").startswith(error_page):
-                options.logger.error(
-                    ErrorPageLoop("The error page's callbackUrl points into the error page")
-                )
-            else:
-                target = _with_query(origin_of(url) + error_page, {"error": "Configuration"})
-                return InternalResponse(redirect=target)
-        return options.renderer.error_page("Configuration", sign_in_url=None)
-    return _json(500, {"message": CONFIG_ERROR_MESSAGE})
-
-
-def _with_query(url: str, params: dict[str, str]) -> str:
-    return url + ("&" if "?" in url else "?") + urlencode(params)
-
-
-def _error_response(ctx: Context, exc: Exception) -> InternalResponse:
-    """Log an action's failure and send the user to the page its kind names (§2.7)."""
-    error = exc if isinstance(exc, AuthError) else AuthError(cause={"err": exc})
-    describe_refusal(ctx, error)
-    ctx.options.logger.error(error)
-    return_redirect = RETURN_REDIRECT in ctx.request.headers
-    if ctx.options.config.raw is not None and isinstance(exc, AuthError) and not return_redirect:
-        raise exc
-    if isinstance(error, UnknownAction):
-        return _unroutable(ctx.request, ctx.options, ctx.origin)
-    if isinstance(error, InvalidCallbackUrl):
-        return _refuse_callback_url(ctx)
-    params = {"error": error.type if error.client_safe else "Configuration"}
-    if isinstance(error, CodedSignInError):
-        params["code"] = error.code
-    pages = ctx.options.config.pages
-    custom = pages.sign_in if error.kind == "signIn" else pages.error
-    path = custom or f"{ctx.options.base_path}/{error.kind.lower()}"
-    url = _with_query(ctx.origin + path, params)
-    if error.status is not None and error.client_safe:
-        return _answer_now(ctx, error, url, custom=custom is not None)
-    if ctx.method == "POST" and ctx.action == "session":
-        return _json(400, None)
-    if htmx.is_htmx(ctx.request) and not return_redirect:
-        inline = inline_error(ctx, error)
-        if inline is not None:
-            return htmx.fragment(inline)
-    answer = _json(200, {"url": url}) if return_redirect else InternalResponse(redirect=url)
-    answer.cookies = list(ctx.spent_cookies)
-    return answer
-
-
-def _answer_now(ctx: Context, error: AuthError, url: str, *, custom: bool) -> InternalResponse:
-    """An error with a status of its own (400, 429, 503), answered on the spot rather than
-    by a redirect that would lose the status: ``{"url"}`` for API clients, ``null`` from
-    the session endpoint (a JSON one: next-auth's ``getSession`` reads any answer that is
-    not OK as no session), ``{"error", "url"}`` from the passkey options, the form for
-    htmx (else ``HX-Redirect`` to the page), else the built-in page; the app's own page is
-    reached by a redirect. ``Retry-After`` goes with every form of it."""
-    assert error.status is not None
-    status = error.status
-    if RETURN_REDIRECT in ctx.request.headers:
-        answer = _json(status, {"url": url})
-    elif ctx.action == "session":
-        answer = _json(status, None)
-        answer.headers += NO_CACHE
-    elif ctx.action == "webauthn-options":  # fetched by webauthn.js, which shows "error"
-        answer = _json(status, {"error": error_message(error), "url": url})
-    elif htmx.is_htmx(ctx.request) and (inline := inline_error(ctx, error)) is not None:
-        answer = htmx.fragment(inline)
-        answer.status = status
-    elif htmx.is_htmx(ctx.request):  # htmx swaps in no error answer: the browser goes there
-        answer = htmx.redirect(InternalResponse(redirect=url))
-        answer.status = status
-    elif custom:
-        answer = InternalResponse(redirect=url)
-    elif error.kind == "signIn":
-        answer = signin_page(ctx, error_message(error), status)
-    else:
-        answer = ctx.options.renderer.error_page(
-            error.type, sign_in_url=ctx.action_url("signin"), site_url=ctx.origin
-        )
-        answer.status = status
-    if error.retry_after is not None:
-        answer.headers.append(("Retry-After", str(error.retry_after)))
-    answer.cookies = [*ctx.spent_cookies, *ctx.set_cookies]
-    return answer
-
-
-def _unroutable(request: Request, options: Options, origin: str) -> InternalResponse:
-    """The 400 answer to a request that names no action authui has (an unknown action,
-    method or path, a provider where the action takes none): there is no action to go by,
-    so a browser (its ``Accept`` names ``text/html``) gets the ``BadRequest`` page and any
-    other client Auth.js's JSON ``"Bad request."``. No cookie is set."""
-    accept, content_type = request.headers.get("accept"), request.headers.get("content-type")
-    if RETURN_REDIRECT in request.headers or not wants_page(accept, content_type):
-        return _json(400, "Bad request.")
-    return _bad_request_page(options, origin)
-
-
-def _refuse_callback_url(ctx: Context) -> InternalResponse:
-    """The 400 answer to a ``callbackUrl`` query parameter that is no path or http(s) URL,
-    for a GET of a page action as for configuration errors: the sign-in page still (the
-    parameter passed over, so the user can sign in), the ``BadRequest`` page for the other
-    pages; JSON for every other request."""
-    if (
-        ctx.method != "GET"
-        or ctx.action not in PAGE_ACTIONS
-        or RETURN_REDIRECT in ctx.request.headers
-    ):
-        answer = _json(400, {"message": INVALID_CALLBACK_URL_MESSAGE})
-    elif ctx.action == "signin" and ctx.provider_id is None:
-        answer = signin_answer(ctx, status=400)
-    else:
-        answer = _bad_request_page(ctx.options, ctx.origin)
-    answer.cookies = [*ctx.spent_cookies, *ctx.set_cookies]
-    return answer
-
-
-def _bad_request_page(options: Options, origin: str) -> InternalResponse:
-    """The ``BadRequest`` error page (400), or a redirect to the app's own error page."""
-    custom = options.config.pages.error
-    if custom:
-        return InternalResponse(redirect=_with_query(origin + custom, {"error": BadRequest.type}))
-    return options.renderer.error_page(BadRequest.type, sign_in_url=None, site_url=origin)

@@ -13,8 +13,9 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from authui import AuthConfig, Endpoint, OAuth2, Request, assert_config, set_env_defaults
-from authui.core import INVALID_HOST_MESSAGE, session_of
+from authui.core import session_of
 from authui.errors import InvalidHost, UntrustedHost
+from authui.failures import INVALID_HOST_MESSAGE
 from authui.hosts import host_rules, request_origin, split_host
 from authui.mail.console import ConsoleOutbox
 from authui.mail.message import VerificationEmail

@@ -24,7 +24,7 @@ import httpx
 import pytest
 from quart import Quart
 
-from authui.core import INVALID_HOST_MESSAGE
+from authui.failures import INVALID_HOST_MESSAGE
 from authui.jwt import encode
 from authui.quart import AuthUI
 from tests.conftest import SECRET, make_config

@@ -21,8 +21,8 @@ from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket
 
 from authui import AuthConfig, Callbacks, CredentialsSignin, Pages, SessionOptions
-from authui.core import INVALID_HOST_MESSAGE
 from authui.errors import MissingSecret
+from authui.failures import INVALID_HOST_MESSAGE
 from authui.jwt import encode
 from authui.options import resolve
 from authui.starlette import (

@@ -25,7 +25,6 @@ from authui import AuthConfig, Experimental, SessionOptions, validate_config
 from authui.adapters.base import AdapterUser
 from authui.adapters.memory import MemoryAdapter
 from authui.checks import assert_config
-from authui.core import CONFIG_ERROR_MESSAGE
 from authui.errors import (
     DuplicateConditionalUI,
     ExperimentalFeatureNotEnabled,
@@ -33,6 +32,7 @@ from authui.errors import (
     MissingAdapterMethods,
     MissingWebAuthnAutocomplete,
 )
+from authui.failures import CONFIG_ERROR_MESSAGE
 from authui.http import Response
 from authui.providers.webauthn import Passkey, WebAuthn
 from authui.testing import AuthClient

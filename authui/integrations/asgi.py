@@ -10,8 +10,9 @@ from functools import lru_cache
 from typing import Any
 
 from authui.config import AuthConfig
-from authui.core import INVALID_HOST_MESSAGE, Auth
+from authui.core import Auth
 from authui.errors import InvalidHost
+from authui.failures import INVALID_HOST_MESSAGE
 from authui.hosts import request_origin
 from authui.http import Request, Response
 from authui.logger import StandardLogger
