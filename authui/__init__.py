@@ -34,6 +34,8 @@ from authui.providers.oauth import OIDC as OIDC
 from authui.providers.oauth import Endpoint as Endpoint
 from authui.providers.oauth import OAuth2 as OAuth2
 from authui.providers.oauth import OAuthProvider as OAuthProvider
+from authui.throttle import Limit as Limit
+from authui.throttle import Throttle as Throttle
 from authui.urls import create_action_url as create_action_url
 from authui.urls import is_auth_action as is_auth_action
 
@@ -55,6 +57,7 @@ __all__ = [
     "Experimental",
     "InternalResponse",
     "JWTOptions",
+    "Limit",
     "OAuth2",
     "OAuthProvider",
     "Pages",
@@ -62,6 +65,7 @@ __all__ = [
     "Response",
     "SessionOptions",
     "Theme",
+    "Throttle",
     "assert_config",
     "create_action_url",
     "is_auth_action",
