@@ -27,7 +27,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal, Protocol, TypedDict
+from types import TracebackType
+from typing import Any, Literal, Protocol, Self, TypedDict
 
 from authui.adapters.outages import adapter_failure
 from authui.errors import MissingAdapterMethods
@@ -198,6 +199,24 @@ class Adapter(Protocol):
     async def update_authenticator_counter(
         self, credential_id: str, counter: int
     ) -> AdapterAuthenticator: ...
+
+
+class ClosedOnExit:
+    """``async with adapter:`` closes the adapter on the way out (its ``close()``)."""
+
+    async def close(self) -> None:
+        """Close what the adapter opened."""
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
 
 
 @dataclass(frozen=True, slots=True)

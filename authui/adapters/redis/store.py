@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
-from types import TracebackType
-from typing import Self, TypeVar, cast
+from typing import TypeVar, cast
 
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 from redis.exceptions import WatchError
 
+from authui.adapters.base import ClosedOnExit
 from authui.adapters.json_records import load_record, utc
 
 DEFAULT_PREFIX = "authui:"
@@ -21,7 +21,7 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MILLISECOND = timedelta(milliseconds=1)
 
 
-class RedisStore:
+class RedisStore(ClosedOnExit):
     """The client and the key prefix; ``RedisAdapter`` documents the arguments."""
 
     def __init__(self, redis: str | Redis, *, prefix: str = DEFAULT_PREFIX) -> None:
@@ -48,17 +48,6 @@ class RedisStore:
         open for its owner to close."""
         if self._owns_client:
             await self._redis.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.close()
 
     async def _transaction(self, step: Callable[[Pipeline], Awaitable[T]], *watch: str) -> T:
         """Run ``step`` as an optimistic transaction: ``WATCH`` the keys, let ``step`` read

@@ -9,8 +9,7 @@ import contextlib
 import time
 from collections.abc import AsyncIterator, Mapping
 from datetime import datetime
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 from sqlalchemy import Row, Table, delete, event
 from sqlalchemy.engine import URL, make_url
@@ -18,6 +17,7 @@ from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool, SingletonThreadPool, StaticPool
 
+from authui.adapters.base import ClosedOnExit
 from authui.adapters.sql.naming import SQLNaming
 from authui.adapters.sql.schema import IdType, Tables, build_tables
 from authui.adapters.sql.schema_lock import schema_transaction
@@ -102,7 +102,7 @@ def without_statement_limit(url: URL, options: Mapping[str, Any]) -> tuple[URL, 
     return url.difference_update_query([statement]), unlimited
 
 
-class SQLStore:
+class SQLStore(ClosedOnExit):
     """The engine, the tables and how the adapter talks to them; ``SQLAlchemyAdapter``
     documents the arguments."""
 
@@ -172,17 +172,6 @@ class SQLStore:
             await self._schema_engine.dispose()
         if self._owns_engine:
             await self.engine.dispose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.close()
 
     # -- transactions and reads ----------------------------------------------------------
 
