@@ -32,9 +32,7 @@ import pytest
 import redis.exceptions
 from redis.asyncio import Redis
 from sqlalchemy import exc as sa
-from sqlalchemy import func, select, text
-from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy import func, select
 
 from authui import AuthConfig, Callbacks, Credentials, SessionOptions, set_env_defaults
 from authui.adapters import AdapterSession, AdapterUser
@@ -50,7 +48,7 @@ from authui.providers.email import EmailProvider
 from authui.testing import AuthClient
 from tests.adapters.proxy import Proxy, running_proxy
 from tests.conftest import ENV
-from tests.peers.pgadapter_node import run_isolated
+from tests.peers.databases import fresh_postgres_database
 
 ORIGIN = "http://localhost:3000"
 SESSION_COOKIE = "authjs.session-token"
@@ -70,31 +68,11 @@ REDIS_DATABASE = 9
 # The databases --------------------------------------------------------------------------
 
 
-async def _autocommit(server_url: str, statement: str) -> None:
-    engine = create_async_engine(server_url, isolation_level="AUTOCOMMIT")
-    try:
-        async with engine.connect() as conn:
-            await conn.execute(text(statement))
-    finally:
-        await engine.dispose()
-
-
-async def _create_tables(url: str) -> None:
-    async with SQLAlchemyAdapter(url) as adapter:
-        await adapter.create_all()
-
-
 @pytest.fixture(scope="module")
 def pg_database(postgres_url: str) -> Iterator[str]:
     """The URL of a PostgreSQL database of this module's own, with authui's tables."""
-    name = f"authui_outages_{uuid.uuid4().hex[:10]}"
-    url = make_url(postgres_url).set(database=name).render_as_string(hide_password=False)
-    run_isolated(lambda: _autocommit(postgres_url, f'CREATE DATABASE "{name}"'))
-    try:
-        run_isolated(lambda: _create_tables(url))
+    with fresh_postgres_database(postgres_url, "authui_outages_") as url:
         yield url
-    finally:
-        run_isolated(lambda: _autocommit(postgres_url, f'DROP DATABASE "{name}" WITH (FORCE)'))
 
 
 @pytest.fixture

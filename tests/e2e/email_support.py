@@ -12,9 +12,9 @@ demo reaches it at ``smtp://127.0.0.1:<port>?starttls=never``. Messages are pars
 Demo variants (:func:`email_demo`) run ``demo.app`` in hypercorn with ``AUTH_EMAIL_SERVER``
 pointing at the sink, a fixed ``AUTH_EMAIL_FROM``, a secret of their own and the database
 they are given: a SQLite file (:func:`sqlite_database`), or a PostgreSQL database of their
-own (:func:`fresh_postgres_database`: created, given authui's tables as ``authui db init``
-would, and dropped afterwards; the demo reads only ``AUTH_DATABASE_URL``, which cannot
-select a PostgreSQL schema, so a schema of our own is not an option).
+own (``tests.peers.databases.fresh_postgres_database``: created, given authui's tables as
+``authui db init`` would, and dropped afterwards; the demo reads only ``AUTH_DATABASE_URL``,
+which cannot select a PostgreSQL schema, so a schema of our own is not an option).
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ import socket
 import tempfile
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -44,14 +43,10 @@ from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
-from sqlalchemy import select, text, update
-from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy import select, update
 
-from authui.adapters.from_url import bring_up_to_date
 from authui.adapters.sqlalchemy import SQLAlchemyAdapter
 from tests.e2e.conftest import DEMO_APP
-from tests.peers.pgadapter_node import run_isolated
 from tests.peers.servers import asgi_servers
 
 SENDER = "authui e2e <signin@authui.test>"
@@ -282,37 +277,6 @@ def sqlite_database() -> Iterator[str]:
     """The URL of a new SQLite file (the demo makes its tables on first use)."""
     with tempfile.TemporaryDirectory(prefix="authui-email-demo-") as folder:
         yield f"sqlite+aiosqlite:///{Path(folder) / 'demo.db'}"
-
-
-async def _autocommit(server_url: str, statement: str) -> None:
-    """Run ``statement`` outside a transaction (``CREATE``/``DROP DATABASE`` need that)."""
-    engine = create_async_engine(server_url, isolation_level="AUTOCOMMIT")
-    try:
-        async with engine.connect() as conn:
-            await conn.execute(text(statement))
-    finally:
-        await engine.dispose()
-
-
-async def _init_tables(url: str) -> None:
-    async with SQLAlchemyAdapter(url) as adapter:
-        await bring_up_to_date(adapter)
-
-
-@contextlib.contextmanager
-def fresh_postgres_database(server_url: str, prefix: str = "authui_email_") -> Iterator[str]:
-    """A new PostgreSQL database on the server of ``server_url`` (a SQLAlchemy URL), with
-    authui's tables in it (as ``authui db init`` makes them: a database server's tables are
-    not made on first use); yields its URL, and drops it with everything in it afterwards
-    (``WITH (FORCE)``: a connection left over must not keep it)."""
-    name = f"{prefix}{uuid.uuid4().hex[:10]}"
-    url = make_url(server_url).set(database=name).render_as_string(hide_password=False)
-    run_isolated(lambda: _autocommit(server_url, f'CREATE DATABASE "{name}"'))
-    try:
-        run_isolated(lambda: _init_tables(url))
-        yield url
-    finally:
-        run_isolated(lambda: _autocommit(server_url, f'DROP DATABASE "{name}" WITH (FORCE)'))
 
 
 # --- the demo's stored tokens -----------------------------------------------------------------

@@ -39,7 +39,6 @@ from tests.e2e.email_support import (
     SmtpSink,
     bare_address,
     email_demo,
-    fresh_postgres_database,
     read_sign_in_email,
     set_token_expiry,
     smtp_sink,
@@ -48,6 +47,7 @@ from tests.e2e.email_support import (
     token_hash,
     with_origin,
 )
+from tests.peers.databases import fresh_postgres_database
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, BrowserContext, Page
