@@ -31,6 +31,7 @@ from authui.errors import TooManyAttempts
 from authui.providers.credentials import Credentials
 from authui.providers.oauth import OAuthProvider
 from authui.providers.webauthn import WebAuthnProvider
+from authui.proxies import client_address
 
 if TYPE_CHECKING:
     from authui.context import Context
@@ -277,11 +278,12 @@ def account_of(provider: Credentials, body: dict[str, Any]) -> str | None:
     return value.strip().lower()
 
 
-async def check_sign_in(ctx: Context, client: str | None) -> Attempt | None:
+async def check_sign_in(ctx: Context) -> Attempt | None:
     """Count a sign-in attempt at ``/callback/<provider>`` (credentials, passkey answer,
     OAuth callback), or the start of a passkey ceremony (``/webauthn-options/<provider>``),
-    from ``client`` (its IP address, if known); a credentials attempt is returned, to be
-    told when it succeeded.
+    from the request's client (``authui.proxies.client_address``); a credentials attempt is
+    returned, to be told when it succeeded. Requests naming no provider (the session
+    check among them) return at once.
 
     Raises:
         TooManyAttempts: A limit of the path is passed.
@@ -290,6 +292,7 @@ async def check_sign_in(ctx: Context, client: str | None) -> Attempt | None:
     provider = ctx.options.providers.get(ctx.provider_id or "")
     if policy is None or provider is None:
         return None
+    client = client_address(ctx.request, ctx.options)
     counter = counter_for(ctx.options)
     if ctx.action == "webauthn-options" and isinstance(provider, WebAuthnProvider):
         await _count_client(

@@ -19,7 +19,6 @@ from authui.actions import (
 from authui.context import Context
 from authui.errors import MissingCSRF, UnknownAction
 from authui.http import InternalResponse
-from authui.proxies import client_address
 from authui.throttle import check_sign_in
 
 Action = Callable[[Context], Awaitable[InternalResponse]]
@@ -59,7 +58,7 @@ async def dispatch(ctx: Context) -> InternalResponse:
         raise UnknownAction(f"Cannot handle action: {ctx.method} {ctx.action}")
     if ctx.method == "POST" and ctx.action in CSRF_CHECKED:
         require_csrf(ctx)
-    attempt = await check_sign_in(ctx, client_address(ctx.request, ctx.options))
+    attempt = await check_sign_in(ctx)
     answer = await action(ctx)
     if attempt is not None:
         await attempt.succeeded()
