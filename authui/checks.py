@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from authui.config import AuthConfig
-from authui.env import provider_env_prefix
+from authui.env_names import provider_env_prefix
 from authui.errors import (
     AuthError,
     DuplicateConditionalUI,

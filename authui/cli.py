@@ -52,7 +52,7 @@ def new_secret() -> str:
 
 def provider_table() -> str:
     """One line per built-in provider: id, name, type, callback path, environment."""
-    from authui.env import provider_env_prefix
+    from authui.env_names import provider_env_prefix
     from authui.providers.oauth import OAuthProvider
     from authui.providers.registry import built_in, provider_ids
 

@@ -13,6 +13,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from jinja2 import Environment
+
 from authui.cookies import CookieOverride
 from authui.logger import Logger
 from authui.providers.base import Provider
@@ -111,8 +113,10 @@ class Theme:
         brand_color: CSS colour of buttons and links.
         button_text: CSS colour of button text.
         template_dirs: Folders searched before the pack, so that
-            ``<folder>/authui/signin.html`` replaces the pack's sign-in page. Integrations
-            add the app's template folder.
+            ``<folder>/authui/signin.html`` replaces the pack's sign-in page.
+        environment: The app's own Jinja environment, searched before ``template_dirs``
+            and the pack, whose filters, tests and globals the pages can use. The Quart
+            integration passes the app's (``app.jinja_env``).
     """
 
     pack: str = "default"
@@ -121,6 +125,7 @@ class Theme:
     brand_color: str = ""
     button_text: str = ""
     template_dirs: Sequence[str] = ()
+    environment: Environment | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -259,3 +264,9 @@ class AuthConfig:
     raw: Raw | None = None
     max_body_size: int = 64 * 1024
     throttle: Throttle | None = field(default_factory=Throttle)
+    resolved: Any = field(default=None, init=False, repr=False, compare=False)
+    """What this configuration resolves to (``authui.options.resolve``), made at its first
+    use and kept on the object: one configuration, one resolution (one renderer, one
+    adapter, one set of caches): an ``authui.options.Options``, typed loosely here as the
+    configuration sits below what it resolves to. ``dataclasses.replace`` gives a new
+    configuration, which resolves anew."""

@@ -30,6 +30,8 @@ class Context:
         set_cookies: Cookies to send with the response; dropped if the action fails.
         spent_cookies: Deletions of single-use cookies this request consumed; sent even
             when the action fails, so that nothing can be replayed.
+        raw: The caller takes the ``InternalResponse`` (``config.raw``, or a call on the
+            app's behalf): a failed action's ``AuthError`` is raised to it.
     """
 
     request: Request
@@ -44,6 +46,7 @@ class Context:
     callback_url: str = ""
     set_cookies: list[Cookie] = field(default_factory=list)
     spent_cookies: list[Cookie] = field(default_factory=list)
+    raw: bool = False
 
     @property
     def method(self) -> str:

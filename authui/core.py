@@ -10,6 +10,7 @@ served (an untrusted host, no such action, a broken configuration, a failed acti
 from __future__ import annotations
 
 import json
+from typing import Literal, overload
 from urllib.parse import urlsplit, urlunsplit
 
 from authui import htmx
@@ -30,7 +31,6 @@ from authui.failures import (
     action_failed,
     configuration_error,
     invalid_host,
-    json_answer,
     unroutable,
 )
 from authui.hosts import request_origin
@@ -58,29 +58,46 @@ _JSON_BODY = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 """Compact JSON as ``JSON.stringify`` writes it."""
 
 
-async def Auth(request: Request, config: AuthConfig) -> Response | InternalResponse:
+@overload
+async def Auth(
+    request: Request, config: AuthConfig, *, for_app: Literal[True]
+) -> InternalResponse: ...
+@overload
+async def Auth(
+    request: Request, config: AuthConfig, *, for_app: bool = False
+) -> Response | InternalResponse: ...
+async def Auth(
+    request: Request, config: AuthConfig, *, for_app: bool = False
+) -> Response | InternalResponse:
     """Answer one request to the auth routes.
 
     Args:
         request: The request; its URL's path must start with the configured base path.
         config: The configuration. Pass the same object every time: what it resolves to is
             computed once per object.
+        for_app: The app itself makes this call on a browser's behalf (an integration's
+            server-side ``sign_in``, ``sign_out`` or ``update``): no CSRF check, and the
+            raw ``InternalResponse``, as with ``config.raw`` and ``config.skip_csrf_check``
+            but on the same configuration as the browser's own requests.
 
     Returns:
-        The HTTP response; with ``config.raw`` set, the ``InternalResponse`` instead.
+        The HTTP response; with ``config.raw`` set or ``for_app``, the
+        ``InternalResponse`` instead.
 
     Raises:
-        AuthError: Only with ``config.raw`` set and no ``X-Auth-Return-Redirect`` header,
+        AuthError: Only with a raw answer and no ``X-Auth-Return-Redirect`` header,
             for errors an integration should handle itself (e.g. a refused sign-in in a
             server-side form action).
     """
     options = resolve(config)
-    internal = await _handle(request, options)
-    if config.raw is not None:
+    check_csrf = not for_app and config.skip_csrf_check is None
+    raw = for_app or config.raw is not None
+    internal = await _handle(request, options, check_csrf=check_csrf, raw=raw)
+    if raw:
         return internal
     return_redirect = RETURN_REDIRECT in request.headers
-    if internal.redirect is not None and not return_redirect and htmx.is_htmx(request):
-        internal = htmx.redirect(internal)
+    if not return_redirect:
+        internal = htmx.answer(request, internal)
     return to_response(internal, return_redirect=return_redirect)
 
 
@@ -121,7 +138,9 @@ async def session_of(request: Request, config: AuthConfig) -> tuple[JSONValue, l
         return None, []
 
 
-async def _handle(request: Request, options: Options) -> InternalResponse:
+async def _handle(
+    request: Request, options: Options, *, check_csrf: bool, raw: bool
+) -> InternalResponse:
     config = options.config
     logger = options.logger
     try:
@@ -138,11 +157,11 @@ async def _handle(request: Request, options: Options) -> InternalResponse:
         logger.error(error)
         return unroutable(request, options, origin)
     if len(request.body) > config.max_body_size:
-        return json_answer(413, {"message": "The request body is too large."})
+        return InternalResponse.json(413, {"message": "The request body is too large."})
     try:
         body = request.form()
     except BadRequestBody as exc:
-        return json_answer(400, {"message": str(exc)})
+        return InternalResponse.json(400, {"message": str(exc)})
 
     cookies = options.cookies(url)
     problems = options.config_errors
@@ -156,7 +175,7 @@ async def _handle(request: Request, options: Options) -> InternalResponse:
         body_token=body.get("csrfToken"),
         is_post=request.method == "POST",
         keys=options.keys,
-        disabled=config.skip_csrf_check is not None,
+        disabled=not check_csrf,
     )
     ctx = Context(
         request=request,
@@ -168,6 +187,7 @@ async def _handle(request: Request, options: Options) -> InternalResponse:
         body=body,
         cookies=cookies,
         csrf=csrf,
+        raw=raw,
     )
     logger.debug("request", {"method": request.method, "action": action, "provider": provider_id})
     try:

@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from authui.config import AuthConfig
+from authui.env_names import provider_env_prefix
 from authui.logger import Logger, StandardLogger
 from authui.providers.base import Provider
 
@@ -60,11 +61,6 @@ def _env_count(value: str | None) -> int:
             f"(0, 1, 2, ...), not {value!r}"
         )
     return int(text)
-
-
-def provider_env_prefix(provider_id: str) -> str:
-    """``AUTH_<ID>_``: the provider id upper-cased, ``-`` turned into ``_``."""
-    return f"AUTH_{provider_id.upper().replace('-', '_')}_"
 
 
 def _with_env_credentials(provider: Provider, env: Mapping[str, str]) -> Provider:

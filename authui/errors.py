@@ -70,21 +70,18 @@ class AccessDenied(AuthError):
 
 
 class AdapterError(AuthError):
-    """An adapter method failed for another reason than an outage (which is
-    ``ServiceUnavailable``): a refused write, a schema that does not match, a bug. The
-    driver's exception is the error's ``__cause__``; ``cause["method"]`` names the method.
-    Client-safe: the user is told that the request could not be completed, not that the
-    server is misconfigured."""
+    """An adapter method failed for another reason than an outage (``ServiceUnavailable``):
+    a refused write, a schema that does not match, a bug. ``__cause__`` is the driver's
+    exception, ``cause["method"]`` names the method. Client-safe: the user is told that the
+    request could not be completed, not that the server is misconfigured."""
 
     type = "AdapterError"
     client_safe = True
 
 
 class CallbackRouteError(AuthError):
-    """Something that is not an ``AuthError`` was raised while finishing a sign-in.
-
-    For example ``authorize`` raised a plain exception or a token exchange failed.
-    """
+    """Something that is not an ``AuthError`` was raised while finishing a sign-in, for
+    example ``authorize`` raised a plain exception or a token exchange failed."""
 
     type = "CallbackRouteError"
 
@@ -112,7 +109,6 @@ class CodedSignInError(SignInError):
     (``?error=<type>&code=<code>``); the code must not reveal anything sensitive.
 
     Args:
-        message: For the server log.
         code: Overrides the class's ``code`` for this instance.
     """
 
@@ -132,12 +128,9 @@ class CodedSignInError(SignInError):
 
 
 class CredentialsSignin(CodedSignInError):
-    """Raise this from a credentials provider's ``authorize`` to refuse a sign-in.
-
-    ``code`` is added to the sign-in page's URL (``?error=CredentialsSignin&code=<code>``),
-    so it must not reveal anything sensitive; subclass and set ``code`` to tell the page
-    which message to show.
-    """
+    """Raise this from a credentials provider's ``authorize`` to refuse a sign-in. ``code``
+    is added to the sign-in page's URL (``?error=CredentialsSignin&code=<code>``), so it
+    must not reveal anything sensitive; subclass and set it to pick the page's message."""
 
     type = "CredentialsSignin"
     code: str = "credentials"
@@ -219,10 +212,9 @@ class OAuthSignInError(SignInError):
 
 class EmailSignInError(CodedSignInError):
     """A sign-in email was not sent: the address is not valid (``code`` ``invalid_email``),
-    or the mail service refused it (``send_failed``). ``code`` is added to the sign-in
-    page's URL, like ``CredentialsSignin``'s. Too many requests are ``TooManyAttempts``;
-    a mail service that cannot be reached is ``ServiceUnavailable``.
-    """
+    or the mail service refused it (``send_failed``); the code goes in the sign-in page's
+    URL. Too many requests are ``TooManyAttempts``; an unreachable mail service is
+    ``ServiceUnavailable``."""
 
     type = "EmailSignInError"
     code: str = "send_failed"
@@ -315,11 +307,10 @@ class ExperimentalFeatureNotEnabled(AuthError):
 
 class TooManyAttempts(SignInError):
     """A sign-in path is throttled for this account or client: answered with 429 and
-    ``Retry-After`` (its ``retry_after``), the sign-in page showing when to try again.
+    ``Retry-After``, the sign-in page showing when to try again.
 
     Args:
-        message: For the server log.
-        retry_after: Seconds until the limit's window ends.
+        retry_after: Seconds until the limit's window ends (at least 1).
     """
 
     type = "TooManyAttempts"

@@ -8,12 +8,9 @@ the spot in the form the client reads: JSON, the htmx form, or the page.
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
 from authui import htmx
 from authui.actions.audit import describe_refusal
 from authui.actions.callback import inline_error
-from authui.actions.csrf_token import NO_CACHE
 from authui.actions.pages import signin_answer, signin_page
 from authui.context import Context
 from authui.errors import (
@@ -25,24 +22,18 @@ from authui.errors import (
     InvalidHost,
     UnknownAction,
 )
-from authui.http import InternalResponse, Request, wants_page
+from authui.http import NO_CACHE, InternalResponse, Request, wants_page
 from authui.options import Options
 from authui.pages import error_message
-from authui.urls import origin_of
+from authui.urls import origin_of, with_query
 
 RETURN_REDIRECT = "x-auth-return-redirect"
-JSON_HEADER = ("Content-Type", "application/json")
 PAGE_ACTIONS = frozenset({"signin", "signout", "error", "verify-request", "new-user", "passkeys"})
 INVALID_HOST_MESSAGE = "This site does not answer for the host this request was sent to."
 INVALID_CALLBACK_URL_MESSAGE = "The callbackUrl must be a path or an absolute http(s) URL."
 CONFIG_ERROR_MESSAGE = (
     "There was a problem with the server configuration. Check the server logs for more information."
 )
-
-
-def json_answer(status: int, data: object) -> InternalResponse:
-    """A JSON answer."""
-    return InternalResponse(status=status, headers=[JSON_HEADER], body=data)
 
 
 def invalid_host(request: Request, options: Options) -> InternalResponse:
@@ -52,7 +43,7 @@ def invalid_host(request: Request, options: Options) -> InternalResponse:
     client."""
     accept, content_type = request.headers.get("accept"), request.headers.get("content-type")
     if RETURN_REDIRECT in request.headers or not wants_page(accept, content_type):
-        return json_answer(400, {"message": INVALID_HOST_MESSAGE})
+        return InternalResponse.json(400, {"message": INVALID_HOST_MESSAGE})
     return options.renderer.error_page(InvalidHost.type, sign_in_url=None)
 
 
@@ -71,11 +62,7 @@ def configuration_error(
                 target = with_query(origin_of(url) + error_page, {"error": "Configuration"})
                 return InternalResponse(redirect=target)
         return options.renderer.error_page("Configuration", sign_in_url=None)
-    return json_answer(500, {"message": CONFIG_ERROR_MESSAGE})
-
-
-def with_query(url: str, params: dict[str, str]) -> str:
-    return url + ("&" if "?" in url else "?") + urlencode(params)
+    return InternalResponse.json(500, {"message": CONFIG_ERROR_MESSAGE})
 
 
 def action_failed(ctx: Context, exc: Exception) -> InternalResponse:
@@ -84,7 +71,7 @@ def action_failed(ctx: Context, exc: Exception) -> InternalResponse:
     describe_refusal(ctx, error)
     ctx.options.logger.error(error)
     return_redirect = RETURN_REDIRECT in ctx.request.headers
-    if ctx.options.config.raw is not None and isinstance(exc, AuthError) and not return_redirect:
+    if ctx.raw and isinstance(exc, AuthError) and not return_redirect:
         raise exc
     if isinstance(error, UnknownAction):
         return unroutable(ctx.request, ctx.options, ctx.origin)
@@ -100,12 +87,14 @@ def action_failed(ctx: Context, exc: Exception) -> InternalResponse:
     if error.status is not None and error.client_safe:
         return _answer_now(ctx, error, url, custom=custom is not None)
     if ctx.method == "POST" and ctx.action == "session":
-        return json_answer(400, None)
-    if htmx.is_htmx(ctx.request) and not return_redirect:
-        inline = inline_error(ctx, error)
-        if inline is not None:
-            return htmx.fragment(inline)
-    answer = json_answer(200, {"url": url}) if return_redirect else InternalResponse(redirect=url)
+        return InternalResponse.json(400, None)
+    if not return_redirect and (form := htmx.form(ctx.request, lambda: inline_error(ctx, error))):
+        return form
+    answer = (
+        InternalResponse.json(200, {"url": url})
+        if return_redirect
+        else InternalResponse(redirect=url)
+    )
     answer.cookies = list(ctx.spent_cookies)
     return answer
 
@@ -120,18 +109,13 @@ def _answer_now(ctx: Context, error: AuthError, url: str, *, custom: bool) -> In
     assert error.status is not None
     status = error.status
     if RETURN_REDIRECT in ctx.request.headers:
-        answer = json_answer(status, {"url": url})
+        answer = InternalResponse.json(status, {"url": url})
     elif ctx.action == "session":
-        answer = json_answer(status, None)
-        answer.headers += NO_CACHE
+        answer = InternalResponse.json(status, None, NO_CACHE)
     elif ctx.action == "webauthn-options":  # fetched by webauthn.js, which shows "error"
-        answer = json_answer(status, {"error": error_message(error), "url": url})
-    elif htmx.is_htmx(ctx.request) and (inline := inline_error(ctx, error)) is not None:
-        answer = htmx.fragment(inline)
-        answer.status = status
-    elif htmx.is_htmx(ctx.request):  # htmx swaps in no error answer: the browser goes there
-        answer = htmx.redirect(InternalResponse(redirect=url))
-        answer.status = status
+        answer = InternalResponse.json(status, {"error": error_message(error), "url": url})
+    elif swapped := htmx.failure(ctx.request, lambda: inline_error(ctx, error), url, status):
+        answer = swapped
     elif custom:
         answer = InternalResponse(redirect=url)
     elif error.kind == "signIn":
@@ -154,7 +138,7 @@ def unroutable(request: Request, options: Options, origin: str) -> InternalRespo
     other client Auth.js's JSON ``"Bad request."``. No cookie is set."""
     accept, content_type = request.headers.get("accept"), request.headers.get("content-type")
     if RETURN_REDIRECT in request.headers or not wants_page(accept, content_type):
-        return json_answer(400, "Bad request.")
+        return InternalResponse.json(400, "Bad request.")
     return _bad_request_page(options, origin)
 
 
@@ -168,7 +152,7 @@ def _refuse_callback_url(ctx: Context) -> InternalResponse:
         or ctx.action not in PAGE_ACTIONS
         or RETURN_REDIRECT in ctx.request.headers
     ):
-        answer = json_answer(400, {"message": INVALID_CALLBACK_URL_MESSAGE})
+        answer = InternalResponse.json(400, {"message": INVALID_CALLBACK_URL_MESSAGE})
     elif ctx.action == "signin" and ctx.provider_id is None:
         answer = signin_answer(ctx, status=400)
     else:

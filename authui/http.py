@@ -19,6 +19,15 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from authui.cookies import Cookie
 
 JSONValue = Any
+JSON_TYPE = ("Content-Type", "application/json")
+"""The ``Content-Type`` header of a JSON answer."""
+
+NO_CACHE = (
+    ("Cache-Control", "private, no-cache, no-store"),
+    ("Expires", "0"),
+    ("Pragma", "no-cache"),
+)
+"""The headers of an answer no cache may keep (the session, the CSRF token)."""
 
 
 class BadRequestBody(ValueError):
@@ -226,6 +235,17 @@ class InternalResponse:
     redirect: str | None = None
     cookies: list[Cookie] = field(default_factory=list)
 
+    @classmethod
+    def json(
+        cls,
+        status: int,
+        data: JSONValue,
+        headers: Iterable[tuple[str, str]] = (),
+        cookies: Iterable[Cookie] = (),
+    ) -> InternalResponse:
+        """A JSON answer: ``data`` with ``Content-Type: application/json``."""
+        return cls(status, [JSON_TYPE, *headers], data, cookies=list(cookies))
+
 
 @dataclass(slots=True)
 class Response:
@@ -241,7 +261,7 @@ class Response:
     ) -> Response:
         """A JSON response, serialised compactly like ``JSON.stringify``."""
         body = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
-        return cls(status, [*headers, ("Content-Type", "application/json")], body)
+        return cls(status, [*headers, JSON_TYPE], body)
 
     def header(self, name: str) -> str | None:
         """The first value of a header, or ``None``."""

@@ -16,7 +16,7 @@ import base64
 import json
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
@@ -29,7 +29,7 @@ from joserfc.errors import JoseError
 from joserfc.jwe import JWERegistry
 
 from authui.cookies import CookieOption, SessionChunks, default_cookies
-from authui.errors import JWTSessionError, MissingSecret
+from authui.errors import MissingSecret
 from authui.http import Request
 
 JWT = dict[str, Any]
@@ -60,7 +60,6 @@ def _secrets(secret: Secret) -> list[str]:
     return keys
 
 
-@lru_cache(maxsize=256)
 def derive_key(secret: str, salt: str, enc: str = ENC) -> bytes:
     """The encryption key Auth.js derives from ``secret`` and ``salt`` for ``enc``."""
     length = _KEY_LENGTHS[enc]
@@ -73,40 +72,138 @@ def derive_key(secret: str, salt: str, enc: str = ENC) -> bytes:
     return hkdf.derive(secret.encode())
 
 
-@lru_cache(maxsize=256)
-def _key(secret: str, salt: str, enc: str) -> jwk.OctKey:
-    """The derived key as a JWK, made once per secret, salt and encryption."""
-    return jwk.OctKey.import_key(derive_key(secret, salt, enc))
-
-
-@lru_cache(maxsize=256)
 def key_id(secret: str, salt: str, enc: str = ENC) -> str:
     """The ``kid`` of the key for ``enc``: its RFC 7638 thumbprint, hashed with SHA-512 for
     the 64-byte ``A256CBC-HS512`` key and SHA-256 for the 32-byte ``A256GCM`` key."""
-    key = derive_key(secret, salt, enc)
+    return _thumbprint(derive_key(secret, salt, enc))
+
+
+def _thumbprint(key: bytes) -> str:
     k = base64.urlsafe_b64encode(key).rstrip(b"=").decode()
     digest: Literal["sha256", "sha512"] = "sha512" if len(key) == 64 else "sha256"
     return jwk.thumbprint({"k": k, "kty": "oct"}, digest)
 
 
-def uses_newest_secret(token: str, secret: Secret, salt: str) -> bool:
-    """Whether ``token`` (one ``decode`` accepted) was made with the newest secret: after a
-    rotation, older tokens are re-issued with it."""
-    return _made_with(token.split(".", 1)[0], _secrets(secret)[0], salt)
+class KeyRing:
+    """The keys of one list of secrets (newest first), derived once per salt and
+    encryption, and the payloads of the tokens that recently decrypted with them.
+
+    A resolved configuration holds one (``Options.key_ring``): a browser sends the same
+    session cookie with every request until it is re-issued (once a day by default), and
+    decrypting it again would give the same bytes. A failure is never cached.
+
+    Args:
+        secrets: The secrets, newest first.
+        cache_size: How many decrypted payloads to keep; 0 keeps none.
+    """
+
+    def __init__(self, secrets: Sequence[str], cache_size: int = 0) -> None:
+        self.secrets = tuple(secrets)
+        self._keys: dict[tuple[str, str, str], tuple[jwk.OctKey, str]] = {}
+        self._headers: dict[tuple[str, str], bool] = {}
+        self._payload: Callable[[str, str], _Payload] = (
+            lru_cache(maxsize=cache_size)(self._decrypt) if cache_size else self._decrypt
+        )
+
+    def _key(self, secret: str, salt: str, enc: str) -> tuple[jwk.OctKey, str]:
+        """The key of ``secret`` for ``salt`` and ``enc`` as a JWK, and its ``kid``."""
+        found = self._keys.get((secret, salt, enc))
+        if found is None:
+            raw = derive_key(secret, salt, enc)
+            found = (jwk.OctKey.import_key(raw), _thumbprint(raw))
+            if len(self._keys) < _KEYS_KEPT:
+                self._keys[(secret, salt, enc)] = found
+        return found
+
+    def encode(self, token: Mapping[str, Any], salt: str, max_age: int) -> str:
+        """Encrypt ``token`` with the newest secret (see ``authui.jwt.encode``)."""
+        key, kid = self._key(_newest(self.secrets), salt, ENC)
+        now = int(time.time())
+        claims = {**token, "iat": now, "exp": now + max_age, "jti": str(uuid.uuid4())}
+        header = {"alg": ALG, "enc": ENC, "kid": kid}
+        return jose_jwt.encode(header, claims, key, registry=_REGISTRY, default_type=None)
+
+    def decode(self, token: str | None, salt: str) -> JWT | None:
+        """Decrypt ``token`` and check its times (see ``authui.jwt.decode``).
+
+        Raises:
+            JWTDecodeError: The token is malformed, matches no secret, or has expired.
+        """
+        if not token:
+            return None
+        _newest(self.secrets)
+        try:
+            claims = self._payload(token, salt).claims()
+        except JWTDecodeError:
+            raise
+        except (ValueError, TypeError, JoseError) as exc:
+            raise JWTDecodeError("token does not decrypt") from exc
+        _check_times(claims)
+        return claims
+
+    def is_newest(self, token: str, salt: str) -> bool:
+        """Whether ``token`` (one ``decode`` accepted) was made with the newest secret:
+        after a rotation, older tokens are re-issued with it. Tokens made with one key
+        share their header, so this is worked out once per header."""
+        header_segment = token.split(".", 1)[0]
+        found = self._headers.get((header_segment, salt))
+        if found is None:
+            found = self._names_newest_key(header_segment, salt)
+            if len(self._headers) < _KEYS_KEPT:
+                self._headers[(header_segment, salt)] = found
+        return found
+
+    def _names_newest_key(self, header_segment: str, salt: str) -> bool:
+        try:
+            header = json.loads(base64.urlsafe_b64decode(header_segment + "=="))
+        except ValueError:
+            return False
+        enc = header.get("enc") if isinstance(header, dict) else None
+        if enc not in _KEY_LENGTHS:
+            return False
+        return bool(header.get("kid") == self._key(_newest(self.secrets), salt, enc)[1])
+
+    def _decrypt(self, token: str, salt: str) -> _Payload:
+        """The decrypted payload of ``token``; the key is the one its ``kid`` names (the
+        newest, for a token without ``kid``).
+
+        Raises:
+            JWTDecodeError: The token names an unknown algorithm or key, or its payload
+                is not a JSON object (``ValueError``/``JoseError`` for other failures).
+        """
+
+        def select_key(guest: jwk.GuestProtocol) -> jwk.OctKey:
+            header = guest.headers()
+            enc = header.get("enc")
+            if header.get("alg") != ALG or enc not in _KEY_LENGTHS:
+                raise JWTDecodeError("unsupported token algorithm")
+            kid = header.get("kid")
+            if kid is None:
+                return self._key(self.secrets[0], salt, enc)[0]
+            for secret in self.secrets:
+                key, secret_kid = self._key(secret, salt, enc)
+                if secret_kid == kid:
+                    return key
+            raise JWTDecodeError("no matching decryption secret")
+
+        plaintext = jwe.decrypt_compact(token, select_key, registry=_REGISTRY).plaintext
+        text = (plaintext or b"").decode("utf-8")
+        claims = _JSON.decode(text)
+        if not isinstance(claims, dict):
+            raise JWTDecodeError("the token's payload is not a JSON object")
+        flat = all(v is None or isinstance(v, _SCALARS) for v in claims.values())
+        return _Payload(text, claims if flat else None)
 
 
-@lru_cache(maxsize=256)
-def _made_with(header_segment: str, secret: str, salt: str) -> bool:
-    """Whether a JWE header names the key of ``secret`` (tokens made with one key share
-    their header, so this is worked out once per key)."""
-    try:
-        header = json.loads(base64.urlsafe_b64decode(header_segment + "=="))
-    except ValueError:
-        return False
-    enc = header.get("enc") if isinstance(header, dict) else None
-    if enc not in _KEY_LENGTHS:
-        return False
-    return bool(header.get("kid") == key_id(secret, salt, enc))
+_KEYS_KEPT = 64
+"""How many derived keys (and header verdicts) a key ring keeps; salts are cookie names,
+so a configuration needs a handful."""
+
+
+def _newest(secrets: Sequence[str]) -> str:
+    if not secrets or not all(secrets):
+        raise MissingSecret("A secret is required to encode or decode session tokens")
+    return secrets[0]
 
 
 def _reject_constant(name: str) -> Any:
@@ -134,13 +231,7 @@ def encode(
         salt: The HKDF salt; for session tokens, the session cookie's name.
         max_age: Seconds until the token expires.
     """
-    first = _secrets(secret)[0]
-    now = int(time.time())
-    claims = {**token, "iat": now, "exp": now + max_age, "jti": str(uuid.uuid4())}
-    header = {"alg": ALG, "enc": ENC, "kid": key_id(first, salt)}
-    return jose_jwt.encode(
-        header, claims, _key(first, salt, ENC), registry=_REGISTRY, default_type=None
-    )
+    return KeyRing(_secrets(secret)).encode(token, salt, max_age)
 
 
 def decode(*, token: str | None, secret: Secret, salt: str) -> JWT | None:
@@ -149,28 +240,20 @@ def decode(*, token: str | None, secret: Secret, salt: str) -> JWT | None:
     Both ``A256CBC-HS512`` and ``A256GCM`` are accepted; ``exp`` and ``nbf`` are checked
     with a 15-second clock tolerance, on every call.
 
-    The payload of the last ``DECRYPTED_CACHE_SIZE`` tokens that decrypted is kept in
-    memory: a browser sends the same session cookie with every request until it is
-    re-issued (once a day by default), and decrypting it again would give the same bytes.
-    A failure is never cached, and each call returns a new dict of claims.
+    Each call derives the keys anew; a resolved configuration's ``KeyRing`` keeps them,
+    and the payloads of recent tokens, for the session check.
 
     Raises:
         JWTDecodeError: The token is malformed, matches no secret, or has expired.
     """
     if not token:
         return None
-    try:
-        claims = _payload(token, tuple(_secrets(secret)), salt).claims()
-    except JWTDecodeError:
-        raise
-    except (ValueError, TypeError, JoseError) as exc:
-        raise JWTDecodeError("token does not decrypt") from exc
-    _check_times(claims)
-    return claims
+    return KeyRing(_secrets(secret)).decode(token, salt)
 
 
 DECRYPTED_CACHE_SIZE = 2048
-"""How many decrypted session tokens ``decode`` keeps (a few hundred bytes each)."""
+"""How many decrypted session tokens a configuration's ``KeyRing`` keeps (a few hundred
+bytes each)."""
 
 
 _SCALARS = (str, int, float, bool)
@@ -194,39 +277,6 @@ class _Payload:
         return claims
 
 
-@lru_cache(maxsize=DECRYPTED_CACHE_SIZE)
-def _payload(token: str, keys: tuple[str, ...], salt: str) -> _Payload:
-    """The decrypted payload of ``token``; the key is the one of ``keys`` its ``kid``
-    names (the first, for a token without ``kid``).
-
-    Raises:
-        JWTDecodeError: The token names an unknown algorithm or key, or its payload is
-            not a JSON object (``ValueError``/``JoseError`` for other failures).
-    """
-
-    def select_key(guest: jwk.GuestProtocol) -> jwk.OctKey:
-        header = guest.headers()
-        enc = header.get("enc")
-        if header.get("alg") != ALG or enc not in _KEY_LENGTHS:
-            raise JWTDecodeError("unsupported token algorithm")
-        kid = header.get("kid")
-        if kid is None:
-            chosen = keys[0]
-        else:
-            chosen = next((k for k in keys if key_id(k, salt, enc) == kid), "")
-            if not chosen:
-                raise JWTDecodeError("no matching decryption secret")
-        return _key(chosen, salt, enc)
-
-    plaintext = jwe.decrypt_compact(token, select_key, registry=_REGISTRY).plaintext
-    text = (plaintext or b"").decode("utf-8")
-    claims = _JSON.decode(text)
-    if not isinstance(claims, dict):
-        raise JWTDecodeError("the token's payload is not a JSON object")
-    flat = all(v is None or isinstance(v, _SCALARS) for v in claims.values())
-    return _Payload(text, claims if flat else None)
-
-
 def _check_times(claims: JWT) -> None:
     now = int(time.time())
     for name in ("exp", "nbf", "iat"):
@@ -236,11 +286,6 @@ def _check_times(claims: JWT) -> None:
         raise JWTExpired('"exp" claim timestamp check failed')
     if "nbf" in claims and claims["nbf"] > now + CLOCK_TOLERANCE:
         raise JWTDecodeError('"nbf" claim timestamp check failed')
-
-
-def session_error(exc: Exception) -> JWTSessionError:
-    """Wrap a decode or encode failure for the log."""
-    return JWTSessionError(cause={"err": exc})
 
 
 def get_token(

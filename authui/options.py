@@ -1,11 +1,17 @@
-"""What a configuration resolves to, computed once per ``AuthConfig`` object."""
+"""What a configuration resolves to, computed once per ``AuthConfig`` object and kept on it.
+
+Everything request-independent hangs here: the provider table, cookie names, the page
+renderer, the adapter made from a URL, and the caches of what the configuration derives
+(session-token keys and recently decrypted tokens, OpenID discovery documents and key sets,
+the in-process throttle counts). Nothing of it lives in a module-level registry.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 import secrets
-import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -16,13 +22,16 @@ from authui.callbacks import default_jwt, default_session, default_sign_in
 from authui.checks import ConfigCheck, host_errors, session_strategy, static_check
 from authui.config import AuthConfig, Theme
 from authui.cookies import CookieTable, cookie_table
-from authui.env import DEFAULT_BASE_PATH
+from authui.env import DEFAULT_BASE_PATH, set_env_defaults
 from authui.errors import AuthError, InvalidProvider
 from authui.hosts import HostRule, host_rules
+from authui.jwt import DECRYPTED_CACHE_SIZE, KeyRing
 from authui.logger import FilteredLogger, FullLogger, StandardLogger, show_debug_output
+from authui.oauth.discovery import DiscoveryCache
 from authui.pages import PageRenderer
 from authui.pages.packs import UnknownThemePack
 from authui.providers.base import Provider
+from authui.throttle import LocalCounter
 from authui.urls import default_redirect, origin_of
 
 
@@ -51,6 +60,12 @@ class Options:
     redirect_callback: Callable[..., Any]
     renderer: PageRenderer
     adapter: AdapterCalls | None
+    key_ring: KeyRing
+    """The session-token keys derived from ``keys``, and recently decrypted tokens."""
+    discovery: DiscoveryCache
+    """OpenID discovery documents and key sets fetched for the providers."""
+    local_counts: LocalCounter
+    """Throttle counts kept in this process (without the adapter's shared counters)."""
 
     @property
     def static_error(self) -> AuthError | None:
@@ -84,19 +99,23 @@ class Options:
         )
 
 
-_resolved: weakref.WeakKeyDictionary[AuthConfig, Options] = weakref.WeakKeyDictionary()
-
-
 def resolve(config: AuthConfig) -> Options:
-    """The resolved options of ``config``; computed and checked at the first call only.
+    """The resolved options of ``config``; computed and checked at the first call only,
+    then kept on the object (``config.resolved``).
+
+    What the configuration leaves open is filled from the environment first
+    (``set_env_defaults``: ``AUTH_SECRET``, ``AUTH_URL``, ``AUTH_<ID>_ID``, …), as every
+    integration of Auth.js does before calling its core; ``Options.config`` is the result.
 
     Configuration errors and warnings are logged once, here. In development mode a missing
     secret is replaced by the process's development secret, with a loud warning.
     """
-    options = _resolved.get(config)
-    if options is None:
-        options = _build(config)
-        _resolved[config] = options
+    found = config.resolved
+    if isinstance(found, Options):
+        return found
+    options = _build(config)
+    for holder in {id(config): config, id(options.config): options.config}.values():
+        object.__setattr__(holder, "resolved", options)
     return options
 
 
@@ -109,12 +128,16 @@ def development_secret() -> str:
 
 
 def _build(config: AuthConfig) -> Options:
-    url_error: AuthError | None = None
+    early: list[AuthError] = []
+    try:
+        config = set_env_defaults(os.environ, config, suppress_base_path_warning=True)
+    except ValueError as exc:
+        early.append(AuthError(str(exc)))
     if isinstance(config.adapter, str):
         try:
             config = dataclasses.replace(config, adapter=adapter_from_url(config.adapter))
         except (ValueError, ImportError) as exc:
-            url_error = AuthError(str(exc))
+            early.append(AuthError(str(exc)))
             config = dataclasses.replace(config, adapter=None)
     logger = FilteredLogger(config.logger or StandardLogger(), config.debug)
     if config.debug:
@@ -122,9 +145,7 @@ def _build(config: AuthConfig) -> Options:
     check = static_check(config)
     keys = [config.secret] if isinstance(config.secret, str) else list(config.secret or ())
     keys = [k for k in keys if k]
-    errors = list(check.errors)
-    if url_error is not None:
-        errors.insert(0, url_error)
+    errors = [*early, *check.errors]
     warnings = list(check.warnings)
     if not keys and config.development:
         keys = [development_secret()]
@@ -176,6 +197,9 @@ def _build(config: AuthConfig) -> Options:
         redirect_callback=callbacks.redirect or default_redirect,
         renderer=renderer,
         adapter=AdapterCalls(config.adapter, logger) if config.adapter is not None else None,
+        key_ring=KeyRing(keys, cache_size=DECRYPTED_CACHE_SIZE),
+        discovery=DiscoveryCache(),
+        local_counts=LocalCounter(),
     )
 
 
@@ -191,7 +215,8 @@ def validate_config(config: AuthConfig) -> None:
         AuthError: Of the first problem's type (``except MissingSecret`` works), its message
             listing every problem, each in ``errors``.
     """
-    errors = [*host_errors(config), *resolve(config).static_check.errors]
+    options = resolve(config)
+    errors = [*host_errors(options.config), *options.static_check.errors]
     if errors:
         raise _reporting_all(errors)
 
@@ -219,8 +244,8 @@ async def aclose(config: AuthConfig) -> None:
     An adapter object you passed in is yours to close; integrations call this when the
     app stops.
     """
-    options = _resolved.get(config)
-    if options is None or not isinstance(config.adapter, str):
+    options = config.resolved
+    if not isinstance(options, Options) or not isinstance(config.adapter, str):
         return
     close = getattr(options.config.adapter, "close", None)
     if close is not None:

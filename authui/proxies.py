@@ -13,13 +13,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from authui.errors import InvalidHost
 from authui.http import Headers, Request
-
-if TYPE_CHECKING:
-    from authui.options import Options
 
 _NOT_IN_HOST = re.compile(r"[/?#@\\\s]")
 _PATH_START = re.compile(r"[/?#]")
@@ -42,12 +38,11 @@ def forwarded(headers: Mapping[str, str], name: str, proxies: int) -> str | None
     return entries[-proxies] or None
 
 
-def client_address(request: Request, options: Options) -> str | None:
-    """The client's IP address: with ``trusted_proxies``, the ``X-Forwarded-For`` entry
-    the outermost trusted proxy added; else (or when that entry is missing) the address
-    the server saw."""
-    trusted = options.config.trusted_proxies
-    return forwarded(request.headers, "x-forwarded-for", trusted) or request.client
+def client_address(request: Request, proxies: int) -> str | None:
+    """The client's IP address: with ``proxies`` trusted proxies (``trusted_proxies``),
+    the ``X-Forwarded-For`` entry the outermost of them added; else (or when that entry is
+    missing) the address the server saw."""
+    return forwarded(request.headers, "x-forwarded-for", proxies) or request.client
 
 
 def public_url(url: str, headers: Mapping[str, str], proxies: int) -> str:

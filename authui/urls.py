@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, Literal, TypeGuard, get_args
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, urlencode, urlsplit
 
 from authui.hosts import DEFAULT_PORTS, host_rules, origin, request_origin, split_host
 from authui.proxies import public_url
@@ -63,6 +63,11 @@ def safe_url(url: str) -> str:
     if _URL_AS_IT_IS.fullmatch(url):
         return url
     return quote(url, safe=_URL_SAFE, errors="replace")
+
+
+def with_query(url: str, params: Mapping[str, str]) -> str:
+    """``url`` with ``params`` added to its query string (after ``&`` when it has one)."""
+    return url + ("&" if "?" in url else "?") + urlencode(params)
 
 
 def is_valid_callback_url(value: str) -> bool:

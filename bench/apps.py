@@ -7,7 +7,8 @@ Environment (read at import):
     BENCH_DATABASE   the adapter URL for "database" (SQLite, PostgreSQL, Redis)
     BENCH_PG_SCHEMA  for PostgreSQL: the schema holding authui's tables
 
-Each authui app serves the auth routes at /auth, GET /hello (untouched by authui, so its
+Each authui app (Quart with its blueprint, ``quart_auth``, or on the fast path,
+``quart_fast``; Starlette) serves the auth routes at /auth, GET /hello (untouched by authui, so its
 figure shows what the integration adds to every request) and GET /protected (a view that
 reads the session). The credentials provider accepts bench / bench.
 """
@@ -70,21 +71,28 @@ async def quart_bare_hello() -> str:
     return "hello"
 
 
-quart_auth = Quart("bench_auth")
-_auth_ui = AuthUI(quart_auth, CONFIG)
+def _quart_app(name: str, *, fast_path: bool) -> Quart:
+    """The Quart app with authui: its routes on the blueprint (the default), or answered
+    before Quart's routing (``fast_path``)."""
+    app = Quart(name)
+    auth_ui = AuthUI(app, CONFIG, fast_path=fast_path)
+
+    @app.get("/hello")
+    async def quart_hello() -> str:
+        return "hello"
+
+    @app.get("/protected")
+    @auth_ui.auth.required
+    async def quart_protected() -> str:
+        session = await auth_ui.auth()
+        assert session is not None
+        return f"secret for {session['user']['name']}"
+
+    return app
 
 
-@quart_auth.get("/hello")
-async def quart_hello() -> str:
-    return "hello"
-
-
-@quart_auth.get("/protected")
-@_auth_ui.auth.required
-async def quart_protected() -> str:
-    session = await _auth_ui.auth()
-    assert session is not None
-    return f"secret for {session['user']['name']}"
+quart_auth = _quart_app("bench_auth", fast_path=False)
+quart_fast = _quart_app("bench_fast", fast_path=True)
 
 
 # --- Starlette ----------------------------------------------------------------------------------

@@ -21,15 +21,19 @@ from bench.measure import Measure, round_trips, wrk
 from bench.servers import ServerSpec, running
 
 SECRET = micro.SECRET
-QUART = "authui · Quart (hypercorn)"
-QUART_UVICORN = "authui · Quart (uvicorn)"
+QUART = "authui · Quart fast path (hypercorn)"
+QUART_UVICORN = "authui · Quart fast path (uvicorn)"
 """Quart on uvicorn too, for the JWT table: hypercorn's own cost per request (its HTTP
 parser is pure Python) is several times authui's, and its noise hides authui's figure."""
+QUART_BLUEPRINT = "authui · Quart blueprint (uvicorn)"
+"""Quart with its default path: authui's routes on the blueprint, through Quart's routing
+and request context."""
 STARLETTE = "authui · Starlette (uvicorn)"
 AUTHJS = "Auth.js · Express (node)"
 BASELINES = {
     QUART: ServerSpec("hypercorn", "bench.apps:quart_bare"),
     QUART_UVICORN: ServerSpec("uvicorn", "bench.apps:quart_bare"),
+    QUART_BLUEPRINT: ServerSpec("uvicorn", "bench.apps:quart_bare"),
     STARLETTE: ServerSpec("uvicorn", "bench.apps:starlette_bare"),
     AUTHJS: ServerSpec("node", "server.mjs", {"BENCH_MODE": "bare"}),
 }
@@ -74,8 +78,10 @@ def auth_spec(stack: str, strategy: str = "jwt", database: str | None = None) ->
     if database and database.startswith("postgresql"):
         env["BENCH_PG_SCHEMA"] = sessions.PG_SCHEMA
     if stack == QUART:
-        return ServerSpec("hypercorn", "bench.apps:quart_auth", env)
+        return ServerSpec("hypercorn", "bench.apps:quart_fast", env)
     if stack == QUART_UVICORN:
+        return ServerSpec("uvicorn", "bench.apps:quart_fast", env)
+    if stack == QUART_BLUEPRINT:
         return ServerSpec("uvicorn", "bench.apps:quart_auth", env)
     if stack == STARLETTE:
         return ServerSpec("uvicorn", "bench.apps:starlette_auth", env)
@@ -104,7 +110,7 @@ def baselines(options: Options) -> dict[str, Measure]:
 def jwt_rows(options: Options, base: dict[str, Measure]) -> Iterator[Row]:
     with tempfile.TemporaryDirectory() as folder:
         script = sessions.rotating_tokens_script(Path(folder), SECRET)
-        for stack in (QUART, QUART_UVICORN, STARLETTE, AUTHJS):
+        for stack in (QUART, QUART_UVICORN, QUART_BLUEPRINT, STARLETTE, AUTHJS):
             with running(auth_spec(stack)) as server:
                 cookie = sessions.sign_in(server.url)
                 for endpoint, (path, signed_in, expect) in ENDPOINTS.items():

@@ -28,9 +28,11 @@ async def lifespan(app: Any) -> AsyncIterator[None]:
         await asyncio.wait_for(task, 5)
 
 
-async def websocket(app: Any, path: str, cookie: str = "") -> list[dict[str, Any]]:
+async def websocket(
+    app: Any, path: str, cookie: str = "", host: bytes = b"testserver"
+) -> list[dict[str, Any]]:
     """Open a WebSocket to ``path`` and return what the app sent until it closed it."""
-    headers = [(b"host", b"testserver")]
+    headers = [(b"host", host)]
     if cookie:
         headers.append((b"cookie", cookie.encode()))
     scope = {

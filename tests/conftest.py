@@ -5,10 +5,9 @@ from typing import Any
 
 import pytest
 
-from authui import AuthConfig, Credentials, CredentialsSignin, set_env_defaults, throttle
+from authui import AuthConfig, Credentials, CredentialsSignin, set_env_defaults
 from authui.logger import reset_warnings
 from authui.testing import AuthClient
-from authui.throttle import LocalCounter
 
 SECRET = "test-secret-that-is-long-enough-for-authui-0123"
 ENV = {"AUTH_SECRET": SECRET, "AUTH_TRUST_HOST": "true"}
@@ -60,10 +59,3 @@ def client(config: AuthConfig) -> AuthClient:
 def _capture_authui_logs(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG, logger="authui")
     reset_warnings()  # each test sees the warnings a fresh process logs
-
-
-@pytest.fixture(autouse=True)
-def _fresh_local_throttle(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test counts sign-in attempts from zero, as a fresh process would (the
-    in-process counts are one store per process)."""
-    monkeypatch.setattr(throttle, "_LOCAL", LocalCounter())

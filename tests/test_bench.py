@@ -41,8 +41,9 @@ def test_the_harness_runs_every_section_in_smoke_mode(tmp_path: Path) -> None:
         "workers",
     }
     assert set(results["baselines"]) == {
-        "authui · Quart (hypercorn)",
-        "authui · Quart (uvicorn)",
+        "authui · Quart fast path (hypercorn)",
+        "authui · Quart fast path (uvicorn)",
+        "authui · Quart blueprint (uvicorn)",
         "authui · Starlette (uvicorn)",
         "Auth.js · Express (node)",
     }
@@ -52,8 +53,9 @@ def test_the_harness_runs_every_section_in_smoke_mode(tmp_path: Path) -> None:
     assert rotating == set(results["baselines"])
     compared = {(endpoint, stack) for endpoint, stack, *_ in results["ratios"]}
     assert ("session check (JWT)", "authui · Starlette (uvicorn)") in compared
-    assert ("session check (JWT)", "authui · Quart (uvicorn)") in compared
-    assert ("session check (PostgreSQL)", "authui · Quart (hypercorn)") in compared
+    assert ("session check (JWT)", "authui · Quart fast path (uvicorn)") in compared
+    assert ("session check (JWT)", "authui · Quart blueprint (uvicorn)") in compared
+    assert ("session check (PostgreSQL)", "authui · Quart fast path (hypercorn)") in compared
     assert set(results["micro"]) == {"authui (Python, joserfc)", "@auth/core/jwt (node)"}
     assert results["micro"]["authui (Python, joserfc)"]["decode_again_us"] > 0
     assert "| session check (JWT) |" in run.stdout  # the printed table

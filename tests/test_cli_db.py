@@ -41,8 +41,8 @@ from authui.adapters.sql.migrations import (
     MigrationResult,
     SchemaMigrator,
     SchemaStatus,
-    _index_name,
 )
+from authui.adapters.sql.migrations.versions import _index_name
 from authui.adapters.sqlalchemy import IdType, SQLAlchemyAdapter, SQLNaming
 from authui.cli import main
 from tests.adapters.conftest import MARIADB, POSTGRES, require

@@ -345,7 +345,7 @@ async def test_a_trusted_proxy_s_forwarded_host_and_proto_make_the_url() -> None
 def address(config: AuthConfig, *forwarded_for: str) -> str | None:
     headers = [("X-Forwarded-For", value) for value in forwarded_for]
     request = Request.build("GET", f"{SITE}/auth/session", headers=headers, client="10.0.0.1")
-    return client_address(request, resolve(config))
+    return client_address(request, resolve(config).config.trusted_proxies)
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """Hosts and forwarded headers through the served stacks: ``tests.peers.hosts_app`` in a
-real server (Quart in hypercorn, with authui's routes answered before Quart's routing and
-through it; Starlette's ``handlers`` and FastAPI's ``AuthMiddleware`` + ``AuthApp`` in
+real server (Quart in hypercorn, with authui's routes on the blueprint and on the fast
+path; Starlette's ``handlers`` and FastAPI's ``AuthMiddleware`` + ``AuthApp`` in
 uvicorn), asked over sockets.
 
 Every site trusts the hosts ``app.test`` and ``127.0.0.1`` and sends at most two sign-in
@@ -27,6 +27,7 @@ from quart import Quart
 from authui.failures import INVALID_HOST_MESSAGE
 from authui.jwt import encode
 from authui.quart import AuthUI
+from tests.asgi_driver import websocket
 from tests.conftest import SECRET, make_config
 from tests.peers.servers import Server, asgi_servers
 
@@ -106,7 +107,7 @@ def serve(framework: str, log: Path, proxies: int) -> Iterator[Site]:
         yield Site(framework, url, log)
 
 
-@pytest.fixture(scope="module", params=["quart", "quart-hooked", "starlette", "fastapi"])
+@pytest.fixture(scope="module", params=["quart", "quart-fast", "starlette", "fastapi"])
 def site(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Site]:
@@ -262,3 +263,18 @@ async def test_quart_with_a_configuration_function_refuses_an_invalid_host_too(
             assert (answer.status_code, answer.json()) == (400, {"message": INVALID_HOST_MESSAGE})
     assert caplog.text.count("[auth][error] InvalidHost") == 2
     assert "Traceback" not in caplog.text
+
+
+@pytest.mark.parametrize("fast_path", [False, True])
+async def test_quart_closes_a_websocket_with_an_invalid_host(fast_path: bool) -> None:
+    """Quart would fail inside werkzeug's IDNA encoding; the wrapper on ``app.asgi_app``
+    closes the WebSocket (1008) before Quart sees it, as Starlette's middleware does."""
+    app = Quart(__name__)
+    AuthUI(app, make_config(), fast_path=fast_path)
+
+    @app.websocket("/ws")
+    async def ws() -> None:
+        raise AssertionError("a WebSocket with an invalid Host reached the app")
+
+    sent = await websocket(app, "/ws", host=b"a" * 64 + b".example")
+    assert sent == [{"type": "websocket.close", "code": 1008}]

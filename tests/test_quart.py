@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from quart import Quart, Response, render_template_string, request
+from quart import Blueprint, Quart, Response, render_template_string, request
 from quart.typing import TestClientProtocol as Client
 
 from authui import AuthConfig, Callbacks, CredentialsSignin, Pages, SessionOptions, Theme
@@ -293,3 +293,22 @@ def test_untrusted_host_stops_the_app_at_start_up(tmp_path: Path) -> None:
 
     with pytest.raises(UntrustedHost):
         build_app(tmp_path, AuthConfig(providers=[CREDENTIALS], secret="s" * 40, trust_host=False))
+
+
+async def test_page_overrides_come_through_the_app_s_own_jinja_loader(tmp_path: Path) -> None:
+    """An override in a blueprint's template folder is found, and uses the app's filter
+    and global, which the pack's environment alone does not know."""
+    folder = tmp_path / "blueprint" / "authui"
+    folder.mkdir(parents=True)
+    (folder / "signout.html").write_text(
+        '{% extends "authui-base/signout.html" %}'
+        "{% block content %}{{ super() }}"
+        '<p id="app-note">{{ site_name | shout }}</p>{% endblock %}'
+    )
+    app, _ = build_app(tmp_path, make_config())
+    app.register_blueprint(Blueprint("pages", __name__, template_folder=str(folder.parent)))
+    app.add_template_filter(lambda text: text.upper() + "!", "shout")  # added after init_app
+    app.jinja_env.globals["site_name"] = "Example"
+    page = await app.test_client().get("/auth/signout")
+    assert page.status_code == 200
+    assert '<p id="app-note">EXAMPLE!</p>' in await page.get_data(as_text=True)

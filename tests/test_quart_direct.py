@@ -1,37 +1,25 @@
-"""Quart: authui's routes answered before Quart's routing when nothing of the app's would
-run for them, and through Quart (its hooks and signals) otherwise."""
+"""Quart: authui's routes go through Quart (the blueprint: the app's hooks, signals and
+error handlers see them) by default; with ``fast_path=True`` they are answered before
+Quart's routing, by the ASGI wrapper on ``app.asgi_app``, with the same answers."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from quart import Quart, Response, signals
+from quart import Quart, Response, request, signals
 from quart.asgi import ASGIHTTPConnection
 from quart.typing import TestClientProtocol as Client
 
-from authui.integrations.quart.direct import DirectConnection, _direct
+from authui.integrations.asgi import AuthRoutes
 from authui.quart import AuthUI
 from tests.conftest import make_config
 
 
-def auth_app(config: Any = None) -> Quart:
+def auth_app(config: Any = None, *, fast_path: bool = False) -> Quart:
     app = Quart(__name__)
-    AuthUI(app, config or make_config())
+    AuthUI(app, config or make_config(), fast_path=fast_path)
     return app
-
-
-def http_scope(path: str, host: bytes = b"localhost", root_path: str = "") -> dict[str, Any]:
-    return {
-        "type": "http",
-        "method": "GET",
-        "scheme": "http",
-        "path": path,
-        "root_path": root_path,
-        "query_string": b"",
-        "headers": [(b"host", host)],
-    }
 
 
 async def sign_in(client: Client) -> None:
@@ -69,68 +57,49 @@ async def answers(client: Client) -> list[tuple[Any, ...]]:
     return found
 
 
-def test_authui_installs_its_connection_handler_but_keeps_an_app_s_own() -> None:
-    assert auth_app().asgi_http_class is DirectConnection
-
+def test_the_wrapper_sits_on_the_documented_hook_and_keeps_an_app_s_connection_class() -> None:
     class Custom(ASGIHTTPConnection):
         pass
 
     app = Quart(__name__)
     app.asgi_http_class = Custom
     AuthUI(app, make_config())
+    assert isinstance(app.asgi_app, AuthRoutes)
     assert app.asgi_http_class is Custom
-
-
-def _hooked(add: Callable[[Quart], object]) -> Quart:
-    app = auth_app()
-    add(app)
-    return app
 
 
 async def _nothing(*args: Any) -> None:
     return None
 
 
-@pytest.mark.parametrize(
-    "app",
-    [
-        pytest.param(lambda: _hooked(lambda a: a.before_request(_nothing)), id="before_request"),
-        pytest.param(lambda: _hooked(lambda a: a.after_request(_nothing)), id="after_request"),
-        pytest.param(lambda: _hooked(lambda a: a.teardown_request(_nothing)), id="teardown"),
-        pytest.param(lambda: _hooked(lambda a: a.teardown_appcontext(_nothing)), id="appcontext"),
-        pytest.param(
-            lambda: _hooked(lambda a: a.url_value_preprocessor(lambda *_: None)), id="url_values"
-        ),
-        pytest.param(lambda: _hooked(lambda a: a.config.update(SERVER_NAME="x")), id="server"),
-        pytest.param(lambda: auth_app(lambda request: make_config()), id="config function"),
-    ],
-)
-def test_whatever_the_app_runs_around_requests_keeps_the_auth_routes_in_quart(
-    app: Callable[[], Quart],
+def _seen_by_hooks(app: Quart) -> list[str]:
+    seen: list[str] = []
+
+    @app.before_request
+    async def mark() -> None:
+        seen.append(request.path)
+
+    return seen
+
+
+@pytest.mark.parametrize("fast_path", [False, True])
+async def test_the_app_s_hooks_see_the_auth_routes_unless_the_fast_path_is_on(
+    fast_path: bool,
 ) -> None:
-    assert _direct(auth_app(), http_scope("/auth/session")) is not None
-    assert _direct(app(), http_scope("/auth/session")) is None
+    app = auth_app(fast_path=fast_path)
+    seen = _seen_by_hooks(app)
 
+    @app.get("/page")
+    async def page() -> str:
+        return "page"
 
-def test_only_plain_requests_to_authui_s_routes_skip_quart() -> None:
-    app = auth_app()
-    assert _direct(app, http_scope("/auth/callback/credentials")) is not None
-    assert _direct(app, http_scope("/auth/_static/x.css")) is not None
-    assert _direct(app, http_scope("/private")) is None
-    assert _direct(app, http_scope("/auth/nothing")) is None
-    assert _direct(app, http_scope("/auth/session", host=b"[::1]:5000")) is None
-    assert _direct(app, http_scope("/auth/session", root_path="/prefix")) is None
-
-
-def test_a_request_signal_receiver_keeps_the_auth_routes_in_quart() -> None:
-    app = auth_app()
-
-    def seen(sender: Any, **extra: Any) -> None:
-        return None
-
-    with signals.request_started.connected_to(seen):
-        assert _direct(app, http_scope("/auth/session")) is None
-    assert _direct(app, http_scope("/auth/session")) is not None
+    client = app.test_client()
+    assert (await client.get("/auth/session")).status_code == 200
+    assert (await client.get("/auth/nothing")).status_code == 400  # not a route: Quart's
+    assert (await client.get("/page")).status_code == 200
+    assert seen == (
+        ["/auth/nothing", "/page"] if fast_path else ["/auth/session", "/auth/nothing", "/page"]
+    )
 
 
 async def test_the_app_s_hooks_and_signals_see_its_auth_routes() -> None:
@@ -151,10 +120,15 @@ async def test_the_app_s_hooks_and_signals_see_its_auth_routes() -> None:
     assert started == ["started"]
 
 
-async def test_auth_routes_answer_alike_with_and_without_quart() -> None:
+async def test_a_lazy_configuration_goes_through_quart_even_on_the_fast_path() -> None:
     config = make_config()
-    direct, hooked = auth_app(config), auth_app(config)
-    hooked.before_request(_nothing)
-    assert _direct(direct, http_scope("/auth/session")) is not None
-    assert _direct(hooked, http_scope("/auth/session")) is None
-    assert await answers(direct.test_client()) == await answers(hooked.test_client())
+    app = auth_app(lambda request: config, fast_path=True)
+    seen = _seen_by_hooks(app)
+    assert (await app.test_client().get("/auth/session")).status_code == 200
+    assert seen == ["/auth/session"]
+
+
+async def test_auth_routes_answer_alike_on_the_blueprint_and_the_fast_path() -> None:
+    config = make_config()
+    blueprint, fast = auth_app(config), auth_app(config, fast_path=True)
+    assert await answers(fast.test_client()) == await answers(blueprint.test_client())

@@ -222,11 +222,16 @@ def test_a_broken_configuration_stops_the_app_at_start_up() -> None:
         AuthApp(AuthConfig(providers=[], trust_host=True))
 
 
-def test_one_configuration_has_one_base_path() -> None:
+def test_a_base_path_other_than_the_configuration_s_serves_a_copy_of_it() -> None:
     config = make_config()
-    AuthApp(config, base_path="/auth")
-    with pytest.raises(ValueError, match="already served at '/auth'"):
-        AuthApp(config, base_path="/other")
+    same = AuthApp(config, base_path="/auth")
+    other = AuthApp(config, base_path="/other")
+    assert same.integration.static is config  # the configuration's own base path
+    moved = other.integration.static
+    assert moved is not None
+    assert moved is not config
+    assert resolve(moved).base_path == "/other"
+    assert other.integration.static is moved  # one copy, made once
 
 
 async def test_as_the_top_level_app_it_runs_the_lifespan() -> None:
@@ -591,7 +596,7 @@ async def test_behind_a_tls_proxy_the_public_url_names_the_cookies(tmp_path: Pat
 
 async def test_under_a_root_path_protect_prefixes_are_the_routes_paths() -> None:
     """Behind a proxy serving the app at ``/prefix`` (``uvicorn --root-path /prefix``)."""
-    config = make_config()
+    config = make_config(base_path="/prefix/auth")
 
     async def private(request: Request) -> Response:
         return PlainTextResponse("secret")
@@ -599,7 +604,7 @@ async def test_under_a_root_path_protect_prefixes_are_the_routes_paths() -> None
     app = Starlette(
         routes=[
             Route("/private", private),
-            Mount("/auth", AuthApp(config, base_path="/prefix/auth")),
+            Mount("/auth", AuthApp(config)),
         ],
         middleware=[_middleware(config, ("/private",))],
     )
@@ -615,9 +620,9 @@ async def test_under_a_root_path_protect_prefixes_are_the_routes_paths() -> None
         )
 
 
-async def test_a_given_base_path_wins_over_a_defaulted_one(tmp_path: Path) -> None:
-    config = make_config()
-    middleware = AuthMiddleware(Starlette(), config)  # built first, base path defaulted
-    app = AuthApp(config, base_path="/api/auth")
-    assert middleware.integration is app.integration
-    assert middleware.integration.base_path == "/api/auth"
+async def test_the_middleware_and_the_app_given_one_configuration_run_it_alone() -> None:
+    config = make_config(base_path="/api/auth")
+    middleware = AuthMiddleware(Starlette(), config)
+    app = AuthApp(config)
+    assert middleware.integration.static is app.integration.static is config
+    assert middleware.integration.base_path == app.integration.base_path == "/api/auth"

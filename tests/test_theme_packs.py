@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import pytest
 
@@ -187,7 +187,7 @@ def outline(doc: Document) -> list[tuple[str | None, ...]]:
 
 
 def client_for(
-    pack: str, scheme: Scheme = "auto", providers: list[Provider] | None = None, **theme: str
+    pack: str, scheme: Scheme = "auto", providers: list[Provider] | None = None, **theme: Any
 ) -> AuthClient:
     overrides: dict[str, object] = {"theme": Theme(pack=pack, color_scheme=scheme, **theme)}
     if providers is not None:

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from authui import Experimental, throttle
+from authui.actions.throttling import counter_for
 from authui.adapters.memory import MemoryAdapter
 from authui.http import Response
 from authui.mail.limits import SendLimits
@@ -27,7 +28,7 @@ from authui.providers.email import EmailProvider
 from authui.providers.oauth import Endpoint, OAuth2
 from authui.providers.webauthn import Passkey
 from authui.testing import AuthClient
-from authui.throttle import Limit, LocalCounter, Throttle, counter_for
+from authui.throttle import Limit, LocalCounter, Throttle
 from tests.adapters import conftest as adapter_fixtures
 from tests.adapters.conftest import RateLimitClock
 from tests.conftest import CREDENTIALS, make_config
@@ -297,8 +298,9 @@ async def test_without_an_adapter_the_counts_stay_in_a_bounded_local_counter() -
     counter = counter_for(resolve(client.config))
     assert isinstance(counter, LocalCounter)
     assert len(counter) == 4  # attempts and marks of the client and of the account
-    lazy = make_config()  # a configuration made per request counts in the same store
-    assert counter_for(resolve(lazy)) is counter
+    assert counter_for(resolve(client.config)) is counter  # kept on the configuration
+    other = make_config()  # another configuration object (another app) counts apart
+    assert counter_for(resolve(other)) is not counter
 
 
 async def test_the_local_counter_drops_the_least_recently_counted_keys_first() -> None:

@@ -336,7 +336,7 @@ async def test_an_answer_after_the_challenge_expired_is_refused(
     browser = AuthClient(config, origin=APP)
     form, _ = await captured_answer(browser, "authenticate", key.authenticate)
     later = datetime.now(UTC) + timedelta(seconds=61)
-    monkeypatch.setattr("authui.webauthn.challenges.now", lambda: later)
+    monkeypatch.setattr("authui.actions.webauthn.challenges.now", lambda: later)
     late = await browser.post("callback/passkey", form=form)
     assert late.header("location") == NOT_VERIFIED
     assert not sets_session(late)

@@ -16,10 +16,10 @@ from authui.actions import (
     signout,
     webauthn_options,
 )
+from authui.actions.throttling import check_sign_in
 from authui.context import Context
 from authui.errors import MissingCSRF, UnknownAction
 from authui.http import InternalResponse
-from authui.throttle import check_sign_in
 
 Action = Callable[[Context], Awaitable[InternalResponse]]
 

@@ -21,7 +21,7 @@ def _metadata(ctx: Context, **fields: Any) -> dict[str, Any]:
     return {
         "provider": ctx.provider_id,
         **fields,
-        "client": client_address(ctx.request, ctx.options),
+        "client": client_address(ctx.request, ctx.options.config.trusted_proxies),
     }
 
 

@@ -7,9 +7,15 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from authui.actions.authorized import finish_sign_in
+from authui.actions.email import accept_link, read_link
+from authui.actions.finish import finish_sign_in
+from authui.actions.oauth.callback import complete, forward_from_proxy
+from authui.actions.oauth.linking import decide
 from authui.actions.views import form_context, provider_view
-from authui.adapters.base import AdapterUser
+from authui.actions.webauthn import authentication, registration
+from authui.actions.webauthn.ceremony import read_answer
+from authui.actions.webauthn.challenges import NEEDED_FOR as PASSKEYS
+from authui.adapters.base import AdapterUser, require_adapter, user_record
 from authui.callbacks import invoke_positional
 from authui.context import Context
 from authui.errors import (
@@ -19,18 +25,14 @@ from authui.errors import (
     InvalidProvider,
     MissingAuthorize,
     MissingCSRF,
+    WebAuthnVerificationError,
 )
 from authui.http import InternalResponse
-from authui.mail.links import accept_link, read_link
-from authui.oauth.callback import complete, forward_from_proxy
-from authui.oauth.linking import decide
 from authui.pages import error_message
 from authui.providers.credentials import Credentials
 from authui.providers.email import EmailProvider
 from authui.providers.oauth import OAuthProvider
 from authui.providers.webauthn import WebAuthnProvider
-from authui.sessions.database import adapter_of, user_record
-from authui.webauthn.ceremony import callback as passkey_callback
 
 
 async def get(ctx: Context) -> InternalResponse:
@@ -51,7 +53,7 @@ async def post(ctx: Context) -> InternalResponse:
     if isinstance(provider, WebAuthnProvider):
         if not ctx.csrf.verified:
             raise MissingCSRF("CSRF token was missing during a passkey sign-in")
-        return await passkey_callback(ctx, provider)
+        return await _passkey(ctx, provider)
     if isinstance(provider, EmailProvider):
         if not ctx.csrf.verified:
             raise MissingCSRF("CSRF token was missing when confirming a sign-in link")
@@ -92,6 +94,26 @@ async def _oauth(ctx: Context, provider: OAuthProvider) -> InternalResponse:
         store=linking.store,
         keep_session=linking.signed_in,
     )
+
+
+async def _passkey(ctx: Context, provider: WebAuthnProvider) -> InternalResponse:
+    """Verify the browser's passkey answer and sign in (registering the passkey first, for
+    ``register``).
+
+    Raises:
+        WebAuthnVerificationError: A bad, replayed, unverified or unknown answer.
+        AccountNotLinked: A passkey of, or for, another user than the signed-in one.
+    """
+    action = ctx.body.get("action")
+    if action not in ("register", "authenticate"):
+        raise WebAuthnVerificationError(
+            "The passkey answer's action must be register or authenticate"
+        )
+    credential = read_answer(ctx)
+    adapter = require_adapter(ctx.options.adapter, PASSKEYS)
+    if action == "authenticate":
+        return await authentication.verify(ctx, provider, adapter, credential)
+    return await registration.verify(ctx, provider, adapter, credential)
 
 
 def _confirm_link(ctx: Context, provider: EmailProvider) -> InternalResponse:
@@ -169,8 +191,8 @@ async def _credentials(ctx: Context, provider: Credentials) -> InternalResponse:
 async def stored_user(ctx: Context, user: dict[str, Any]) -> AdapterUser | None:
     """The stored user for a credentials sign-in with an adapter: by id, else by email.
     Nothing is written here: a new user is stored only once ``sign_in`` allows it."""
-    adapter = adapter_of(ctx)
     needed_for = "credentials sign-in with an adapter"
+    adapter = require_adapter(ctx.options.adapter, needed_for)
     found: AdapterUser | None = await adapter.call("get_user", needed_for, user["id"])
     email = user.get("email")
     if found is None and isinstance(email, str) and email:

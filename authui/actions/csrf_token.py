@@ -4,13 +4,7 @@ from __future__ import annotations
 
 from authui.context import Context
 from authui.cookies import deletion
-from authui.http import InternalResponse
-
-NO_CACHE = [
-    ("Cache-Control", "private, no-cache, no-store"),
-    ("Expires", "0"),
-    ("Pragma", "no-cache"),
-]
+from authui.http import NO_CACHE, InternalResponse
 
 
 async def get(ctx: Context) -> InternalResponse:
@@ -18,7 +12,4 @@ async def get(ctx: Context) -> InternalResponse:
         ctx.options.logger.warn("csrf-disabled")
         option = ctx.cookies.csrf_token
         return InternalResponse(status=404, cookies=[deletion(option.name, option.options)])
-    return InternalResponse(
-        headers=[("Content-Type", "application/json"), *NO_CACHE],
-        body={"csrfToken": ctx.csrf.token},
-    )
+    return InternalResponse.json(200, {"csrfToken": ctx.csrf.token}, NO_CACHE)

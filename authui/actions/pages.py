@@ -3,7 +3,7 @@ redirect to the app's own page when ``pages`` names one."""
 
 from __future__ import annotations
 
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlsplit
 
 from authui.actions.views import form_context, provider_view
 from authui.context import Context
@@ -11,10 +11,7 @@ from authui.errors import UnknownAction
 from authui.http import InternalResponse
 from authui.pages import signin_error_message
 from authui.providers.credentials import Credentials
-
-
-def _join(path: str, params: dict[str, str]) -> str:
-    return path + ("&" if "?" in path else "?") + urlencode(params)
+from authui.urls import with_query
 
 
 async def signin(ctx: Context) -> InternalResponse:
@@ -32,7 +29,7 @@ def signin_answer(ctx: Context, status: int = 200) -> InternalResponse:
         params = {"callbackUrl": ctx.callback_url}
         if error:
             params["error"] = error
-        return InternalResponse(redirect=_join(custom, params))
+        return InternalResponse(redirect=with_query(custom, params))
     message = signin_error_message(error, ctx.query.get("code")) if error else None
     return signin_page(ctx, message, status)
 
@@ -83,7 +80,7 @@ async def error(ctx: Context) -> InternalResponse:
     value = ctx.query.get("error", "")
     custom = ctx.options.config.pages.error
     if custom:
-        return InternalResponse(redirect=_join(custom, {"error": value}))
+        return InternalResponse(redirect=with_query(custom, {"error": value}))
     return ctx.options.renderer.error_page(
         value, sign_in_url=ctx.action_url("signin"), site_url=ctx.origin
     )

@@ -3,15 +3,13 @@ Auth.js has none). Needs a passkey provider; signed-out visitors go to the sign-
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
-from authui.adapters.base import AdapterAuthenticator
+from authui.adapters.base import AdapterAuthenticator, require_adapter
 from authui.context import Context
 from authui.errors import InvalidProvider
 from authui.http import InternalResponse
 from authui.providers.webauthn import WebAuthnProvider
 from authui.sessions.current import signed_in_user
-from authui.sessions.database import adapter_of
+from authui.urls import with_query
 
 NEEDED_FOR = "the passkeys page"
 
@@ -22,11 +20,11 @@ async def get(ctx: Context) -> InternalResponse:
     )
     if provider is None:
         raise InvalidProvider("The passkeys page needs a passkey provider")
-    adapter = adapter_of(ctx)
+    adapter = require_adapter(ctx.options.adapter, NEEDED_FOR)
     user = await signed_in_user(ctx, adapter, NEEDED_FOR)
     if user is None:
-        back = urlencode({"callbackUrl": ctx.action_url("passkeys")})
-        return InternalResponse(redirect=f"{ctx.action_url('signin')}?{back}")
+        back = {"callbackUrl": ctx.action_url("passkeys")}
+        return InternalResponse(redirect=with_query(ctx.action_url("signin"), back))
     found: list[AdapterAuthenticator] = await adapter.call(
         "list_authenticators_by_user_id", NEEDED_FOR, user.id
     )

@@ -18,4 +18,4 @@ async def get(ctx: Context) -> InternalResponse:
         for p in ctx.options.providers.values()
     }
     ctx.set_cookies.clear()
-    return InternalResponse(headers=[("Content-Type", "application/json")], body=body)
+    return InternalResponse.json(200, body)

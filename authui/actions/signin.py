@@ -8,11 +8,11 @@ the sign-in page.
 
 from __future__ import annotations
 
+from authui.actions.email import send_link
+from authui.actions.oauth.authorize import authorization_url
 from authui.context import Context
 from authui.errors import InvalidProvider, OAuthSignInError
 from authui.http import InternalResponse
-from authui.mail.links import send_link
-from authui.oauth.authorize import authorization_url
 from authui.oauth.discovery import DiscoveryError
 from authui.providers.email import EmailProvider
 from authui.providers.oauth import OAuthProvider

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from authui.actions.audit import signed_out
+from authui.adapters.base import require_adapter
 from authui.context import Context
 from authui.http import InternalResponse
 from authui.sessions import strategy_for
-from authui.sessions.database import NEEDED_FOR, adapter_of
+from authui.sessions.database import NEEDED_FOR
 from authui.sessions.jwt import decode_token
 
 
@@ -26,7 +27,9 @@ async def _session_user_id(ctx: Context) -> str | None:
         return None
     try:
         if ctx.options.strategy == "database":
-            found = await adapter_of(ctx).call("get_session_and_user", NEEDED_FOR, value)
+            found = await require_adapter(ctx.options.adapter, NEEDED_FOR).call(
+                "get_session_and_user", NEEDED_FOR, value
+            )
             return str(found[0].user_id) if found is not None else None
         token = await decode_token(ctx, value)
     except Exception:

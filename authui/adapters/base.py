@@ -31,7 +31,7 @@ from types import TracebackType
 from typing import Any, Literal, Protocol, Self, TypedDict
 
 from authui.adapters.outages import adapter_failure
-from authui.errors import MissingAdapterMethods
+from authui.errors import MissingAdapter, MissingAdapterMethods
 from authui.logger import Logger
 
 AccountType = Literal["oauth", "oidc", "email", "webauthn", "credentials"]
@@ -47,6 +47,17 @@ class AdapterUser:
     email_verified: datetime | None = None
     name: str | None = None
     image: str | None = None
+
+
+def user_record(user: AdapterUser) -> dict[str, Any]:
+    """A stored user as callbacks and events see it."""
+    return {
+        "id": user.id,
+        "name": user.name,
+        "email": user.email,
+        "image": user.image,
+        "email_verified": user.email_verified,
+    }
 
 
 class UserChanges(TypedDict, total=False):
@@ -278,3 +289,14 @@ class AdapterCalls:
             return await function(*args)
         except Exception as exc:
             raise adapter_failure(exc, method, args) from exc
+
+
+def require_adapter(adapter: AdapterCalls | None, needed_for: str) -> AdapterCalls:
+    """The configuration's adapter (``options.adapter``), there to serve ``needed_for``.
+
+    Raises:
+        MissingAdapter: There is none.
+    """
+    if adapter is None:
+        raise MissingAdapter(f"The configuration has no adapter, which {needed_for} needs")
+    return adapter

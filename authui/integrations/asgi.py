@@ -1,6 +1,8 @@
 """What every ASGI integration does straight on the ASGI messages, without its framework's
 request and response objects (Starlette's ``URL``, werkzeug's IRI handling): the request
-URL of a plain request, the headers as text, the body, and sending authui's response."""
+URL of a plain request, the headers as text, the body, sending authui's response, and
+``AuthRoutes``, the middleware that refuses invalid hosts and can answer authui's routes
+before the framework's routing."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from authui.errors import InvalidHost
 from authui.failures import INVALID_HOST_MESSAGE
 from authui.hosts import request_origin
 from authui.http import Request, Response
+from authui.integrations.state import Integration
 from authui.logger import StandardLogger
 from authui.pages.assets import STATIC_PREFIX
 from authui.urls import is_auth_action
@@ -168,3 +171,87 @@ async def send_response(send: Send, response: Response) -> None:
     headers.append((b"content-length", str(len(response.body)).encode()))
     await send({"type": "http.response.start", "status": response.status, "headers": headers})
     await send({"type": "http.response.body", "body": response.body})
+
+
+ASGIApp = Callable[[Any, Receive, Send], Awaitable[None]]
+"""An ASGI application, as every framework types it."""
+
+
+class AuthRoutes:
+    """The ASGI middleware every integration puts around the app (on Quart's
+    ``app.asgi_app``, inside Starlette's ``AuthMiddleware``), framework-free.
+
+    A request whose ``Host`` header is invalid (several of them, an empty label or one of 64
+    characters, a bad port, non-ASCII) is refused whatever its path: 400 from the core, a
+    WebSocket closed with 1008. Frameworks would answer it with 500 (Quart: werkzeug's IDNA
+    encoding fails) or put the server's address in its place (Starlette).
+
+    With ``answer_routes``, authui's own routes (``<base>/session``, ``/csrf``, ``/signin``,
+    ``/callback/…``, the pages and their static files) are answered here, before the
+    framework's routing: the same answers, for a fraction of the cost, but the app's request
+    hooks, signals and error handlers do not run for them. Every other request goes on to
+    the app.
+
+    Args:
+        app: The app to wrap.
+        integration: The app's integration.
+        answer_routes: Answer authui's routes here.
+        connection: Makes, from a scope, what a lazy configuration is called with (a
+            Starlette ``HTTPConnection``); without it, requests of a lazy configuration go
+            on to the app.
+        url: The absolute URL of a request; ``None`` sends it on to the app. Defaults to
+            ``plain_url``.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        integration: Integration,
+        *,
+        answer_routes: bool,
+        connection: Callable[[Any], Any] | None = None,
+        url: Callable[[Any], str | None] = plain_url,
+    ) -> None:
+        self.app = app
+        self.integration = integration
+        self.answer_routes = answer_routes
+        self._connection = connection
+        self._url = url
+
+    async def __call__(self, scope: Any, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        error = host_error(scope)
+        if error is not None:
+            await self._refuse(scope, receive, send, error)
+            return
+        if (
+            kind == "http"
+            and self.answer_routes
+            and is_own_route(scope["path"], self.integration.base_path)
+        ):
+            url = self._url(scope)
+            config = None if url is None else await self._config(scope)
+            if url is not None and config is not None:
+                await send_response(send, await answer_scope(scope, receive, url, config))
+                return
+        await self.app(scope, receive, send)
+
+    async def _config(self, scope: Any) -> AuthConfig | None:
+        """The request's configuration; ``None`` for a lazy one without ``connection``."""
+        static = self.integration.static
+        if static is not None or self._connection is None:
+            return static
+        return await self.integration.config_for(self._connection(scope))
+
+    async def _refuse(self, scope: Any, receive: Receive, send: Send, error: InvalidHost) -> None:
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        config = await self._config(scope)
+        if config is None:
+            await send_response(send, invalid_host_response(error))
+            return
+        await send_response(send, await answer_scope(scope, receive, raw_url(scope), config))

@@ -81,10 +81,7 @@ class Caller:
             body=b"" if body is None else json.dumps(body).encode(),
             client=self.client,
         )
-        answer = await Auth(request, self.integration.internal_config(self.config))
-        if not isinstance(answer, InternalResponse):
-            raise TypeError("internal calls answer raw")
-        return answer
+        return await Auth(request, self.config, for_app=True)
 
     def _path(self, action: str) -> str:
         return f"{self.integration.base_path}/{action}"
@@ -106,7 +103,7 @@ class Caller:
         ``Authorization: Bearer <token>`` header (the JWT, or with database sessions the
         session token), as another service sends it. A bearer request gets no cookies.
         """
-        config = self.integration.internal_config(self.config)
+        config = self.config
         request = CoreRequest.build("GET", self.url, headers=self.headers, client=self.client)
         name = self._cookies().session_token.name
         if any(k == name or k.startswith(name + ".") for k in request.cookies):

@@ -1,9 +1,11 @@
-"""What every integration keeps for one mounted configuration, framework-free.
+"""What every integration keeps for one app, framework-free: its configuration source,
+where the routes live, and the configuration the core runs with.
 
-An ``Integration`` knows where the routes live (the base path) and turns the application's
-configuration (an ``AuthConfig``, or a function of the request returning one) into the
-configuration the core runs with: environment defaults applied, the base path and template
-folders set, each computed once per configuration object.
+One app has one ``Integration`` and, for a static configuration, one configuration object
+the core resolves once (``AuthConfig.resolved``: one renderer, one adapter, one set of
+caches). The configuration is the one the app passed, unless the integration must adjust
+it (a base path other than the configuration's, the app's own Jinja environment for page
+overrides): then one adjusted copy per configuration object, made at its first use.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from authui.config import AuthConfig, raw, skip_csrf_check
+from jinja2 import Environment
+
+from authui.config import AuthConfig
 from authui.env import DEFAULT_BASE_PATH, set_env_defaults
-from authui.logger import FilteredLogger, StandardLogger
-from authui.options import aclose
+from authui.options import aclose, resolve
 
 ConfigSource = AuthConfig | Callable[[Any], AuthConfig | Awaitable[AuthConfig]]
 """A configuration, or a function of the request returning one (sync or async)."""
@@ -28,73 +31,69 @@ def base_path_for(source: ConfigSource, base_path: str | None = None) -> str:
     """The base path an integration serves: ``base_path`` if given, else the static
     configuration's (``AUTH_URL``'s path included), else ``/auth``."""
     if base_path is None and isinstance(source, AuthConfig):
-        base_path = set_env_defaults(os.environ, source).base_path
+        return _own_base_path(source)
     return "/" + (base_path or DEFAULT_BASE_PATH).strip("/")
+
+
+def _own_base_path(config: AuthConfig) -> str:
+    """The base path ``config`` resolves to (without resolving it when it is not yet)."""
+    if config.resolved is not None:
+        return resolve(config).base_path
+    completed = set_env_defaults(os.environ, config, suppress_base_path_warning=True)
+    return "/" + (completed.base_path or DEFAULT_BASE_PATH).strip("/")
 
 
 @dataclass(eq=False)
 class Integration:
-    """One configuration source served at one base path.
+    """One app's configuration source, served at one base path.
 
     Args:
         source: The configuration, or a function of the request returning one.
         base_path: Where the routes live, e.g. ``/auth``.
-        template_dir: The application's template folder; its ``authui/…`` templates
-            override the theme pack's.
+        templates: The app's own Jinja environment: its templates ``authui/<page>.html``
+            replace the pack's, with the app's filters and globals (Quart's).
     """
 
     source: ConfigSource
     base_path: str
-    template_dir: str | None = None
-    prepared: weakref.WeakKeyDictionary[AuthConfig, AuthConfig] = field(
-        default_factory=weakref.WeakKeyDictionary
+    templates: Environment | None = None
+    _adjusted: weakref.WeakKeyDictionary[AuthConfig, AuthConfig] = field(
+        default_factory=weakref.WeakKeyDictionary, repr=False
     )
-    internal: weakref.WeakKeyDictionary[AuthConfig, AuthConfig] = field(
-        default_factory=weakref.WeakKeyDictionary
-    )
+    _served: weakref.WeakSet[AuthConfig] = field(default_factory=weakref.WeakSet, repr=False)
+
+    @property
+    def static(self) -> AuthConfig | None:
+        """The configuration the core runs with, when it does not depend on the request."""
+        source = self.source
+        return self.prepare(source) if isinstance(source, AuthConfig) else None
 
     async def config_for(self, request: Any) -> AuthConfig:
-        """The prepared configuration for ``request`` (a lazy source is called with it)."""
+        """The configuration for ``request`` (a lazy source is called with it)."""
         source = self.source
         if isinstance(source, AuthConfig):
             return self.prepare(source)
         result = source(request)
-        config = await result if isinstance(result, Awaitable) else result
-        return self.prepare(config)
+        config = self.prepare(await result if isinstance(result, Awaitable) else result)
+        self._served.add(config)
+        return config
 
     def prepare(self, config: AuthConfig) -> AuthConfig:
-        """The config with env defaults, this base path and the app's template folder."""
-        prepared = self.prepared.get(config)
-        if prepared is None:
-            prepared = set_env_defaults(os.environ, config, suppress_base_path_warning=True)
-            dirs = [*prepared.theme.template_dirs]
-            if self.template_dir and self.template_dir not in dirs:
-                dirs.append(self.template_dir)
-            prepared = dataclasses.replace(
-                prepared,
-                base_path=self.base_path,
-                theme=dataclasses.replace(prepared.theme, template_dirs=tuple(dirs)),
-            )
-            self.prepared[config] = prepared
-        return prepared
-
-    def internal_config(self, config: AuthConfig) -> AuthConfig:
-        """The config for server-side calls: raw answers, no CSRF (the app itself is the
-        caller), and no repeat of the configuration warnings already logged for ``config``."""
-        internal = self.internal.get(config)
-        if internal is None:
-            internal = dataclasses.replace(
-                config,
-                raw=raw,
-                skip_csrf_check=skip_csrf_check,
-                logger=FilteredLogger(
-                    config.logger or StandardLogger(), debug_enabled=True, warnings_enabled=False
-                ),
-            )
-            self.internal[config] = internal
-        return internal
+        """``config`` itself, or its copy with this base path and the app's templates."""
+        if self.templates is None and _own_base_path(config) == self.base_path:
+            return config
+        adjusted = self._adjusted.get(config)
+        if adjusted is None:
+            theme = config.theme
+            if self.templates is not None:
+                theme = dataclasses.replace(theme, environment=self.templates)
+            adjusted = dataclasses.replace(config, base_path=self.base_path, theme=theme)
+            self._adjusted[config] = adjusted
+        return adjusted
 
     async def aclose(self) -> None:
-        """Close the adapters authui made from database URLs for this integration."""
-        for config in list(self.prepared.values()):
+        """Close the adapters authui made from database URLs for this app's
+        configurations."""
+        static = self.static
+        for config in [static] if static is not None else list(self._served):
             await aclose(config)

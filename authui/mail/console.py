@@ -11,8 +11,7 @@ import sys
 from collections import deque
 from typing import TextIO
 
-from authui.mail.message import VerificationEmail
-from authui.providers.email import EmailProvider
+from authui.mail.message import TransportSettings, VerificationEmail
 
 DEFAULT_LIMIT = 50
 """How many messages an outbox keeps."""
@@ -47,7 +46,7 @@ class ConsoleOutbox:
         """Forget every message."""
         self._messages.clear()
 
-    async def transport(self, message: VerificationEmail, provider: EmailProvider) -> None:
+    async def transport(self, message: VerificationEmail, provider: TransportSettings) -> None:
         """Keep ``message`` and print it with its link (the ``Transport`` of
         ``ConsoleEmail``)."""
         self._messages.append(message)

@@ -19,16 +19,16 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 import httpx
 
-from authui.env import provider_env_prefix
+from authui.env_names import provider_env_prefix
 from authui.http_client import shared_client
 from authui.mail.message import (
     DeliveryError,
     MailServiceUnavailable,
+    TransportSettings,
     VerificationEmail,
     tls_failure,
 )
 from authui.mail.mime import sender_domain
-from authui.providers.email import EmailProvider
 
 RESEND_URL = "https://api.resend.com/emails"
 SENDGRID_URL = "https://api.sendgrid.com/v3/mail/send"
@@ -57,14 +57,14 @@ def _common_fields(message: VerificationEmail) -> dict[str, str]:
     }
 
 
-async def resend_transport(message: VerificationEmail, provider: EmailProvider) -> None:
+async def resend_transport(message: VerificationEmail, provider: TransportSettings) -> None:
     """POST the message to Resend's ``/emails``, with the key as bearer token."""
     key = _api_key("Resend", provider)
     body = _common_fields(message)
     await _post("Resend", RESEND_URL, message, provider, headers=_bearer(key), json=body)
 
 
-async def sendgrid_transport(message: VerificationEmail, provider: EmailProvider) -> None:
+async def sendgrid_transport(message: VerificationEmail, provider: TransportSettings) -> None:
     """POST the message to SendGrid's ``/v3/mail/send``, with the key as bearer token."""
     key = _api_key("SendGrid", provider)
     body = {
@@ -79,7 +79,7 @@ async def sendgrid_transport(message: VerificationEmail, provider: EmailProvider
     await _post("SendGrid", SENDGRID_URL, message, provider, headers=_bearer(key), json=body)
 
 
-async def postmark_transport(message: VerificationEmail, provider: EmailProvider) -> None:
+async def postmark_transport(message: VerificationEmail, provider: TransportSettings) -> None:
     """POST the message to Postmark's ``/email`` on the ``outbound`` stream, with the key as
     the server token."""
     key = _api_key("Postmark", provider)
@@ -95,7 +95,7 @@ async def postmark_transport(message: VerificationEmail, provider: EmailProvider
     await _post("Postmark", POSTMARK_URL, message, provider, headers=headers, json=body)
 
 
-async def mailgun_transport(message: VerificationEmail, provider: EmailProvider) -> None:
+async def mailgun_transport(message: VerificationEmail, provider: TransportSettings) -> None:
     """POST the message as form fields to Mailgun's ``/v3/<domain>/messages``, with HTTP
     Basic ``api:<key>``.
 
@@ -117,7 +117,7 @@ async def mailgun_transport(message: VerificationEmail, provider: EmailProvider)
     await _post("Mailgun", url, message, provider, headers=_basic("api", key), data=form)
 
 
-async def forwardemail_transport(message: VerificationEmail, provider: EmailProvider) -> None:
+async def forwardemail_transport(message: VerificationEmail, provider: TransportSettings) -> None:
     """POST the message to Forward Email's ``/v1/emails``, with HTTP Basic ``<key>:``."""
     key = _api_key("Forward Email", provider)
     body = _common_fields(message)
@@ -126,7 +126,7 @@ async def forwardemail_transport(message: VerificationEmail, provider: EmailProv
     )
 
 
-async def loops_transport(message: VerificationEmail, provider: EmailProvider) -> None:
+async def loops_transport(message: VerificationEmail, provider: TransportSettings) -> None:
     """Ask Loops to send its transactional email ``options["transactional_id"]`` to the
     address, with the link as the data variable ``url``. The template, sender and subject
     are the ones set up at Loops: this message's own texts are not used."""
@@ -142,7 +142,7 @@ async def loops_transport(message: VerificationEmail, provider: EmailProvider) -
     await _post("Loops", LOOPS_URL, message, provider, headers=_bearer(key), json=body)
 
 
-def _api_key(service: str, provider: EmailProvider) -> str:
+def _api_key(service: str, provider: TransportSettings) -> str:
     if not provider.api_key:
         raise DeliveryError(
             f"{service}: no API key; set {provider_env_prefix(provider.id)}KEY "
@@ -170,7 +170,7 @@ async def _post(
     service: str,
     url: str,
     message: VerificationEmail,
-    provider: EmailProvider,
+    provider: TransportSettings,
     *,
     headers: Mapping[str, str],
     json: Any = None,

@@ -1,10 +1,13 @@
-"""The sign-in email as authui hands it to a transport."""
+"""The sign-in email as authui hands it to a transport, what a transport reads of its
+provider, and how a transport reports that a message was not sent."""
 
 from __future__ import annotations
 
 import ssl
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -30,6 +33,22 @@ class VerificationEmail:
     url: str
     host: str
     expires: datetime
+
+
+class TransportSettings(Protocol):
+    """What a transport reads of the email provider it sends for (an ``EmailProvider``)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def server(self) -> str | None: ...
+
+    @property
+    def api_key(self) -> str | None: ...
+
+    @property
+    def options(self) -> Mapping[str, Any]: ...
 
 
 class DeliveryError(Exception):

@@ -26,11 +26,11 @@ import aiosmtplib
 from authui.mail.message import (
     DeliveryError,
     MailServiceUnavailable,
+    TransportSettings,
     VerificationEmail,
     tls_failure,
 )
 from authui.mail.mime import build_message
-from authui.providers.email import EmailProvider
 
 StartTLS = Literal["auto", "required", "never"]
 """When an ``smtp://`` connection is upgraded with STARTTLS."""
@@ -122,7 +122,7 @@ class SmtpServer:
         }
 
 
-async def smtp_transport(message: VerificationEmail, provider: EmailProvider) -> None:
+async def smtp_transport(message: VerificationEmail, provider: TransportSettings) -> None:
     """Send ``message`` through the SMTP server ``provider.server``.
 
     Raises:

@@ -1,4 +1,5 @@
-"""OpenID Connect discovery and JWKS, cached per process for a bounded time."""
+"""OpenID Connect discovery and JWKS, cached for a bounded time by each resolved
+configuration (``Options.discovery``)."""
 
 from __future__ import annotations
 
@@ -16,9 +17,6 @@ from authui.providers.oauth import OAuthProvider
 CACHE_SECONDS = 60 * 60
 """How long a discovery document or key set is reused before it is fetched again."""
 
-_cache: weakref.WeakKeyDictionary[Any, dict[str, tuple[float, Any]]] = weakref.WeakKeyDictionary()
-_default_cache: dict[str, tuple[float, Any]] = {}
-
 
 class DiscoveryError(Exception):
     """The discovery document is missing, malformed, or for another issuer."""
@@ -35,53 +33,9 @@ class Endpoints:
     jwks_uri: str | None
 
 
-def _store(provider: OAuthProvider) -> dict[str, tuple[float, Any]]:
-    """One cache per ``custom_fetch`` (a stand-in may answer differently than the service)."""
-    if provider.custom_fetch is None:
-        return _default_cache
-    found = _cache.get(provider.custom_fetch)
-    if found is None:
-        found = {}
-        _cache[provider.custom_fetch] = found
-    return found
-
-
 def discovery_url(issuer: str) -> str:
     """``<issuer>/.well-known/openid-configuration``, without a doubled slash."""
     return issuer.rstrip("/") + "/.well-known/openid-configuration"
-
-
-async def discover(provider: OAuthProvider) -> dict[str, Any]:
-    """The issuer's discovery document (cached).
-
-    Raises:
-        DiscoveryError: No issuer, a failed request, or the document names another issuer.
-    """
-    issuer = provider.issuer
-    if not issuer:
-        raise DiscoveryError(
-            f"Provider {provider.id!r} has no issuer to discover its endpoints from: set "
-            f"issuer= or AUTH_{provider.id.upper().replace('-', '_')}_ISSUER"
-        )
-    store = _store(provider)
-    url = discovery_url(issuer)
-    cached = store.get(url)
-    if cached is not None and cached[0] > time.monotonic():
-        document: dict[str, Any] = cached[1]
-        return document
-    try:
-        document = await fetch_json(provider, httpx.Request("GET", url), "discovery")
-    except (httpx.HTTPError, OSError) as exc:
-        raise DiscoveryError(f"Discovery at {url} failed: {exc!r}") from exc
-    except Exception as exc:
-        raise DiscoveryError(str(exc)) from exc
-    found = document.get("issuer")
-    if not _same_issuer(found, issuer):
-        raise DiscoveryError(
-            f"Discovery at {url} names the issuer {found!r}, not the configured {issuer!r}"
-        )
-    store[url] = (time.monotonic() + CACHE_SECONDS, document)
-    return document
 
 
 def _same_issuer(found: Any, configured: str) -> bool:
@@ -92,54 +46,103 @@ def _same_issuer(found: Any, configured: str) -> bool:
     return found.rstrip("/") == configured.rstrip("/")
 
 
-async def endpoints(provider: OAuthProvider, *, need: tuple[str, ...]) -> Endpoints:
-    """The provider's endpoints, discovered where the configuration leaves them unset.
+class DiscoveryCache:
+    """Discovery documents and key sets, kept ``CACHE_SECONDS``: one per resolved
+    configuration, with one store per ``custom_fetch`` (a stand-in may answer differently
+    than the service)."""
 
-    Raises:
-        DiscoveryError: Discovery was needed and failed, or did not give what is needed.
-    """
-    configured = Endpoints(
-        issuer=provider.issuer,
-        authorization=provider.authorization.url,
-        token=provider.token.url,
-        userinfo=provider.userinfo.url,
-        jwks_uri=None,
-    )
-    wanted = [name for name in need if getattr(configured, name) is None]
-    if not provider.issuer or (not wanted and provider.type == "oauth"):
-        return configured
-    document = await discover(provider)
-    keys = {
-        "authorization": "authorization_endpoint",
-        "token": "token_endpoint",
-        "userinfo": "userinfo_endpoint",
-        "jwks_uri": "jwks_uri",
-    }
-    found = {name: getattr(configured, name) or document.get(key) for name, key in keys.items()}
-    missing = [keys[name] for name in wanted if not isinstance(found[name], str)]
-    if missing:
-        raise DiscoveryError(f"The discovery document of {provider.issuer} lacks {missing}")
-    issuer = document.get("issuer") if isinstance(document.get("issuer"), str) else None
-    return Endpoints(issuer=issuer or provider.issuer, **found)
+    def __init__(self) -> None:
+        self._default: dict[str, tuple[float, Any]] = {}
+        self._by_fetch: weakref.WeakKeyDictionary[Any, dict[str, tuple[float, Any]]] = (
+            weakref.WeakKeyDictionary()
+        )
 
+    def _store(self, provider: OAuthProvider) -> dict[str, tuple[float, Any]]:
+        if provider.custom_fetch is None:
+            return self._default
+        return self._by_fetch.setdefault(provider.custom_fetch, {})
 
-async def key_set(provider: OAuthProvider, jwks_uri: str, *, refresh: bool = False) -> KeySet:
-    """The provider's signing keys (cached; ``refresh`` fetches them again, for a key
-    the cached set does not have yet after a rotation).
+    async def discover(self, provider: OAuthProvider) -> dict[str, Any]:
+        """The issuer's discovery document (cached).
 
-    Raises:
-        DiscoveryError: The key set cannot be fetched or read.
-    """
-    store = _store(provider)
-    cached = store.get(jwks_uri)
-    if not refresh and cached is not None and cached[0] > time.monotonic():
-        keys: KeySet = cached[1]
+        Raises:
+            DiscoveryError: No issuer, a failed request, or the document names another issuer.
+        """
+        issuer = provider.issuer
+        if not issuer:
+            raise DiscoveryError(
+                f"Provider {provider.id!r} has no issuer to discover its endpoints from: set "
+                f"issuer= or AUTH_{provider.id.upper().replace('-', '_')}_ISSUER"
+            )
+        store = self._store(provider)
+        url = discovery_url(issuer)
+        cached = store.get(url)
+        if cached is not None and cached[0] > time.monotonic():
+            document: dict[str, Any] = cached[1]
+            return document
+        try:
+            document = await fetch_json(provider, httpx.Request("GET", url), "discovery")
+        except (httpx.HTTPError, OSError) as exc:
+            raise DiscoveryError(f"Discovery at {url} failed: {exc!r}") from exc
+        except Exception as exc:
+            raise DiscoveryError(str(exc)) from exc
+        found = document.get("issuer")
+        if not _same_issuer(found, issuer):
+            raise DiscoveryError(
+                f"Discovery at {url} names the issuer {found!r}, not the configured {issuer!r}"
+            )
+        store[url] = (time.monotonic() + CACHE_SECONDS, document)
+        return document
+
+    async def endpoints(self, provider: OAuthProvider, *, need: tuple[str, ...]) -> Endpoints:
+        """The provider's endpoints, discovered where the configuration leaves them unset.
+
+        Raises:
+            DiscoveryError: Discovery was needed and failed, or did not give what is needed.
+        """
+        configured = Endpoints(
+            issuer=provider.issuer,
+            authorization=provider.authorization.url,
+            token=provider.token.url,
+            userinfo=provider.userinfo.url,
+            jwks_uri=None,
+        )
+        wanted = [name for name in need if getattr(configured, name) is None]
+        if not provider.issuer or (not wanted and provider.type == "oauth"):
+            return configured
+        document = await self.discover(provider)
+        keys = {
+            "authorization": "authorization_endpoint",
+            "token": "token_endpoint",
+            "userinfo": "userinfo_endpoint",
+            "jwks_uri": "jwks_uri",
+        }
+        found = {name: getattr(configured, name) or document.get(key) for name, key in keys.items()}
+        missing = [keys[name] for name in wanted if not isinstance(found[name], str)]
+        if missing:
+            raise DiscoveryError(f"The discovery document of {provider.issuer} lacks {missing}")
+        issuer = document.get("issuer") if isinstance(document.get("issuer"), str) else None
+        return Endpoints(issuer=issuer or provider.issuer, **found)
+
+    async def key_set(
+        self, provider: OAuthProvider, jwks_uri: str, *, refresh: bool = False
+    ) -> KeySet:
+        """The provider's signing keys (cached; ``refresh`` fetches them again, for a key
+        the cached set does not have yet after a rotation).
+
+        Raises:
+            DiscoveryError: The key set cannot be fetched or read.
+        """
+        store = self._store(provider)
+        cached = store.get(jwks_uri)
+        if not refresh and cached is not None and cached[0] > time.monotonic():
+            keys: KeySet = cached[1]
+            return keys
+        try:
+            response = await fetch(provider, httpx.Request("GET", jwks_uri))
+            response.raise_for_status()
+            keys = KeySet.import_key_set(response.json())
+        except Exception as exc:
+            raise DiscoveryError(f"The key set at {jwks_uri} cannot be read: {exc!r}") from exc
+        store[jwks_uri] = (time.monotonic() + CACHE_SECONDS, keys)
         return keys
-    try:
-        response = await fetch(provider, httpx.Request("GET", jwks_uri))
-        response.raise_for_status()
-        keys = KeySet.import_key_set(response.json())
-    except Exception as exc:
-        raise DiscoveryError(f"The key set at {jwks_uri} cannot be read: {exc!r}") from exc
-    store[jwks_uri] = (time.monotonic() + CACHE_SECONDS, keys)
-    return keys

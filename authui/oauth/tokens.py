@@ -13,7 +13,7 @@ from joserfc.jwk import KeySet, OctKey
 from joserfc.jws import extract_compact
 
 from authui.oauth.client_auth import authenticate
-from authui.oauth.discovery import Endpoints, key_set
+from authui.oauth.discovery import DiscoveryCache, Endpoints
 from authui.oauth.http import fetch_json
 from authui.providers.oauth import OAuthProvider, TokenSet
 
@@ -106,10 +106,11 @@ async def id_token_claims(
     tokens: TokenSet,
     *,
     nonce: str | None,
+    discovery: DiscoveryCache,
 ) -> dict[str, Any]:
     """Verify the id_token's signature against the provider's keys and its claims:
     ``iss``, ``aud``/``azp``, ``exp``/``iat`` (with ``ID_TOKEN_LEEWAY``), ``nonce``,
-    ``at_hash``. Returns the claims.
+    ``at_hash``. Returns the claims. The provider's keys come through ``discovery``.
 
     Raises:
         TokenError: The id_token is missing, unsigned, or fails a check.
@@ -127,7 +128,7 @@ async def id_token_claims(
             raise TokenError("The id_token is signed with a client secret this client lacks")
         token = _verified(raw, OctKey.import_key(provider.client_secret), _SECRET_ALGS)
     else:
-        token = await _verified_by_provider(provider, found, raw)
+        token = await _verified_by_provider(provider, found, raw, discovery)
     claims = dict(token.claims)
     issuer = found.issuer or provider.issuer or ""
     if "{tenantid}" in issuer:
@@ -152,15 +153,18 @@ async def id_token_claims(
     return claims
 
 
-async def _verified_by_provider(provider: OAuthProvider, found: Endpoints, raw: str) -> jwt.Token:
+async def _verified_by_provider(
+    provider: OAuthProvider, found: Endpoints, raw: str, discovery: DiscoveryCache
+) -> jwt.Token:
     """Verified with the provider's published keys, fetched again once if none fits (the
     provider may have rotated them)."""
     if not found.jwks_uri:
         raise TokenError("No jwks_uri to verify the id_token with")
     try:
-        return jwt.decode(raw, await key_set(provider, found.jwks_uri), algorithms=_SIGNING_ALGS)
+        keys = await discovery.key_set(provider, found.jwks_uri)
+        return jwt.decode(raw, keys, algorithms=_SIGNING_ALGS)
     except (ValueError, JoseError):
-        keys = await key_set(provider, found.jwks_uri, refresh=True)
+        keys = await discovery.key_set(provider, found.jwks_uri, refresh=True)
     return _verified(raw, keys, _SIGNING_ALGS)
 
 

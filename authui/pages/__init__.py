@@ -10,10 +10,18 @@ request.
 from __future__ import annotations
 
 import secrets
+from collections import ChainMap
 from collections.abc import Mapping
 from typing import Any
 
-from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, select_autoescape
+from jinja2 import (
+    BaseLoader,
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    PrefixLoader,
+    select_autoescape,
+)
 from markupsafe import Markup
 
 from authui.config import Theme
@@ -215,14 +223,20 @@ class PageRenderer:
         packs = ChoiceLoader([FileSystemLoader(p.directory) for p in self.chain])
         prefixes: dict[str, Any] = {"authui": packs}
         prefixes.update({f"authui-{p.name}": FileSystemLoader(p.directory) for p in self.chain})
+        app = theme.environment
+        loaders: list[BaseLoader] = [] if app is None or app.loader is None else [app.loader]
+        loaders += [FileSystemLoader(list(theme.template_dirs)), PrefixLoader(prefixes)]
         self.environment = Environment(
-            loader=ChoiceLoader(
-                [FileSystemLoader(list(theme.template_dirs)), PrefixLoader(prefixes)]
-            ),
+            loader=ChoiceLoader(loaders),
             autoescape=select_autoescape(default=True, default_for_string=True),
             trim_blocks=True,
             lstrip_blocks=True,
         )
+        if app is not None:  # the app's filters, tests and globals, as they are then
+            env = self.environment
+            env.filters = ChainMap(app.filters, env.filters)  # type: ignore[assignment]
+            env.tests = ChainMap(app.tests, env.tests)  # type: ignore[assignment]
+            env.globals = ChainMap({}, app.globals)  # type: ignore[assignment]
         self.environment.globals.update(
             _=translate,
             theme=theme,

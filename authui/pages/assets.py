@@ -12,9 +12,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from authui.pages.data import data_dir
 from authui.pages.packs import ThemePack
 
-STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+STATIC_DIR = data_dir("static")
 STATIC_PREFIX = "/_static/"
 CACHE_FOREVER = "public, max-age=31536000, immutable"
 

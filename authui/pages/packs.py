@@ -2,7 +2,7 @@
 
 A pack has a name, a parent whose templates it falls back to, and a folder with templates
 and an optional ``static/`` folder. ``base`` is the root: semantic markup, the contract
-every pack honours. Packs shipped in ``authui/themes`` are found by folder; others are
+every pack honours. Packs shipped in the ``themes`` folder are found by folder; others are
 installed through the ``authui.themes`` entry point group, whose entries load to a
 :class:`ThemePack` (or a function returning one).
 """
@@ -17,7 +17,9 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
-THEMES_DIR = Path(__file__).resolve().parent.parent / "themes"
+from authui.pages.data import data_dir
+
+THEMES_DIR = data_dir("themes")
 ENTRY_POINT_GROUP = "authui.themes"
 
 

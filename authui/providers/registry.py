@@ -6,7 +6,7 @@ import importlib
 from collections.abc import Mapping
 from typing import Any, get_args
 
-from authui.env import provider_env_prefix
+from authui.env_names import provider_env_prefix
 from authui.providers.base import Provider
 from authui.providers.oauth import OIDC, ClientAuthMethod
 

@@ -1,8 +1,8 @@
 """Passkeys (WebAuthn): sign-in with a key held by the user's device or password manager.
 
 Experimental, as in Auth.js: turn it on with ``Experimental(enable_webauthn=True)``. The
-ceremonies run in ``authui.webauthn`` on py_webauthn (``pip install "authui[webauthn]"``);
-the browser side is ``static/webauthn.js``.
+ceremonies run in ``authui.actions.webauthn`` on py_webauthn (``pip install
+"authui[webauthn]"``); the browser side is ``static/webauthn.js``.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
-from authui.adapters.base import AdapterCalls, AdapterSession, AdapterUser
+from authui.adapters.base import AdapterSession, AdapterUser, require_adapter, user_record
 from authui.callbacks import emit, invoke
 from authui.context import Context
 from authui.cookies import Cookie
@@ -20,7 +20,6 @@ from authui.dates import in_seconds, now, to_iso
 from authui.errors import (
     AdapterError,
     AuthError,
-    MissingAdapter,
     ServiceUnavailable,
     SessionTokenError,
     SignOutError,
@@ -29,30 +28,17 @@ from authui.errors import (
 NEEDED_FOR = "database sessions"
 
 
-def adapter_of(ctx: Context) -> AdapterCalls:
-    """The adapter of the configuration.
-
-    Raises:
-        MissingAdapter: There is none.
-    """
-    if ctx.options.adapter is None:
-        raise MissingAdapter("Database sessions need an adapter")
-    return ctx.options.adapter
-
-
 def user_json(user: AdapterUser) -> dict[str, Any]:
     """The session's ``user``: name, email and image."""
     return {"name": user.name, "email": user.email, "image": user.image}
 
 
-def user_record(user: AdapterUser) -> dict[str, Any]:
-    """A stored user as callbacks and events see it."""
-    return {"id": user.id, **user_json(user), "email_verified": user.email_verified}
-
-
 async def store_new_user(ctx: Context, user: AdapterUser) -> dict[str, Any]:
     """Store a new user (JWT sessions with an adapter) and emit ``create_user``."""
-    stored = await adapter_of(ctx).call("create_user", "storing new users", user)
+    needed_for = "storing new users"
+    stored = await require_adapter(ctx.options.adapter, needed_for).call(
+        "create_user", needed_for, user
+    )
     record = user_record(stored)
     await emit(ctx.options.config.events.create_user, ctx.options.logger, user=record)
     return record
@@ -85,7 +71,7 @@ class DatabaseSessions:
         if not token:
             return None, []
         options = ctx.options
-        adapter = adapter_of(ctx)
+        adapter = require_adapter(ctx.options.adapter, NEEDED_FOR)
         try:
             found = await adapter.call("get_session_and_user", NEEDED_FOR, token)
             if found is not None and found[0].expires < now():
@@ -138,7 +124,9 @@ class DatabaseSessions:
         session = AdapterSession(
             session_token=token, user_id=str(user["id"]), expires=in_seconds(config.session.max_age)
         )
-        await adapter_of(ctx).call("create_session", NEEDED_FOR, session)
+        await require_adapter(ctx.options.adapter, NEEDED_FOR).call(
+            "create_session", NEEDED_FOR, session
+        )
         return self._cookies(ctx, session)
 
     @staticmethod
@@ -154,7 +142,7 @@ class DatabaseSessions:
         """Store a new user and its first session, atomically when the adapter offers
         ``create_user_and_session``; emit ``create_user``. Returns the user and cookies."""
         config = ctx.options.config
-        adapter = adapter_of(ctx)
+        adapter = require_adapter(ctx.options.adapter, NEEDED_FOR)
         generate = config.session.generate_session_token
         token = generate() if generate is not None else str(uuid.uuid4())
         expires = in_seconds(config.session.max_age)
@@ -181,7 +169,9 @@ class DatabaseSessions:
             return []
         options = ctx.options
         try:
-            session = await adapter_of(ctx).call("delete_session", NEEDED_FOR, token)
+            session = await require_adapter(ctx.options.adapter, NEEDED_FOR).call(
+                "delete_session", NEEDED_FOR, token
+            )
         except AuthError as exc:  # an outage too: the cookie goes all the same
             options.logger.error(SignOutError(f"The session row stays: {exc.detail}"))
         else:

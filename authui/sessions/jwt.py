@@ -7,7 +7,6 @@ import time
 from datetime import datetime
 from typing import Any
 
-from authui import jwt
 from authui.callbacks import default_jwt, default_session, emit, invoke
 from authui.context import Context
 from authui.cookies import CHUNK_SIZE, Cookie, SessionChunks
@@ -19,25 +18,23 @@ from authui.jwt import JWT
 async def encode_token(ctx: Context, token: JWT) -> str:
     """Encode with ``config.jwt.encode`` when given, else ``authui.jwt.encode``."""
     options = ctx.options
-    encoder = options.config.jwt.encode or jwt.encode
+    salt = ctx.cookies.session_token.name
+    encoder = options.config.jwt.encode
+    if encoder is None:
+        return options.key_ring.encode(token, salt, options.jwt_max_age)
+    secret = list(options.keys)
     return str(
-        await invoke(
-            encoder,
-            token=token,
-            secret=list(options.keys),
-            salt=ctx.cookies.session_token.name,
-            max_age=options.jwt_max_age,
-        )
+        await invoke(encoder, token=token, secret=secret, salt=salt, max_age=options.jwt_max_age)
     )
 
 
 async def decode_token(ctx: Context, token: str) -> JWT | None:
     """Decode with ``config.jwt.decode`` when given, else ``authui.jwt.decode``."""
     decoder = ctx.options.config.jwt.decode
-    secret, salt = list(ctx.options.keys), ctx.cookies.session_token.name
+    salt = ctx.cookies.session_token.name
     if decoder is None:
-        return jwt.decode(token=token, secret=secret, salt=salt)
-    result = await invoke(decoder, token=token, secret=secret, salt=salt)
+        return ctx.options.key_ring.decode(token, salt)
+    result = await invoke(decoder, token=token, secret=list(ctx.options.keys), salt=salt)
     return dict(result) if result is not None else None
 
 
@@ -74,7 +71,7 @@ def _current(ctx: Context, value: str) -> bool:
     options = ctx.options
     if options.config.jwt.encode or options.config.jwt.decode:
         return False
-    return jwt.uses_newest_secret(value, list(options.keys), ctx.cookies.session_token.name)
+    return options.key_ring.is_newest(value, ctx.cookies.session_token.name)
 
 
 def _due(token: JWT, update_age: int) -> bool:

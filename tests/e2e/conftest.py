@@ -213,8 +213,8 @@ async def page(context: BrowserContext) -> AsyncIterator[Page]:
 #   a Content-Security-Policy header, and no violation or uncaught error may have happened.
 
 DEMO_APP = "demo.app:app"
-SHIPPED_PACKS = tuple(sorted(d.name for d in (ROOT / "authui" / "themes").iterdir() if d.is_dir()))
-"""The theme packs shipped in ``authui/themes`` (base, default, terminal)."""
+SHIPPED_PACKS = tuple(sorted(d.name for d in (ROOT / "themes").iterdir() if d.is_dir()))
+"""The theme packs shipped in ``themes/`` (base, default, terminal)."""
 SCHEMES = ("light", "dark")
 DEMO_USER = {"username": "demo", "password": "demo", "name": "Demo User"}
 DEMO_EMAIL = "demo@example.com"

@@ -21,7 +21,7 @@ from authui import validate_config
 from authui.errors import InvalidProvider
 from authui.oauth import discovery
 from authui.oauth.tokens import TokenError, normalise
-from authui.providers.oauth import OIDC, Endpoint, OAuth2
+from authui.providers.oauth import OIDC, Endpoint, OAuth2, OAuthProvider
 from authui.testing import AuthClient
 from tests.conftest import make_config
 from tests.oauth.standin import (
@@ -415,24 +415,38 @@ async def test_discovery_for_another_issuer_is_refused(caplog: pytest.LogCapture
     assert "names the issuer 'https://elsewhere.example'" in logged(caplog)
 
 
-async def test_discovery_is_cached() -> None:
+def discoveries(service: StandIn) -> int:
+    return sum(r.url.path.endswith("openid-configuration") for r in service.requests)
+
+
+def one_app(service: StandIn) -> tuple[OAuthProvider, AuthClient]:
+    """A provider answered by ``service``, and a client of one app configured with it."""
+    provider = dataclasses.replace(
+        oidc(), custom_fetch=service, client_id=CLIENT_ID, client_secret=CLIENT_SECRET
+    )
+    return provider, AuthClient(make_config(providers=[provider]), origin=APP)
+
+
+async def test_discovery_is_cached_by_the_configuration() -> None:
     service = idp()
-    await sign_in_through(oidc(), service)
-    await sign_in_through(oidc(), service)
-    discovered = [r for r in service.requests if r.url.path.endswith("openid-configuration")]
-    assert len(discovered) == 1
+    provider, client = one_app(service)
+    await sign_in_through(provider, service, client=client)
+    await sign_in_through(provider, service, client=client)
+    assert discoveries(service) == 1
+    await sign_in_through(oidc(), service)  # another app's configuration: its own cache
+    assert discoveries(service) == 2
 
 
 async def test_discovery_is_fetched_again_after_its_lifetime(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     service = idp()
-    await sign_in_through(oidc(), service)
+    provider, client = one_app(service)
+    await sign_in_through(provider, service, client=client)
     later = time.monotonic() + discovery.CACHE_SECONDS + 1
     monkeypatch.setattr("authui.oauth.discovery.time", SimpleNamespace(monotonic=lambda: later))
-    await sign_in_through(oidc(), service)
-    discovered = [r for r in service.requests if r.url.path.endswith("openid-configuration")]
-    assert len(discovered) == 2
+    await sign_in_through(provider, service, client=client)
+    assert discoveries(service) == 2
 
 
 @pytest.mark.parametrize(

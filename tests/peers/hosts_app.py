@@ -2,8 +2,10 @@
 ``AUTHUI_HOSTS_FRAMEWORK`` names, for a real server to serve (``hypercorn`` or ``uvicorn``
 ``tests.peers.hosts_app:app``):
 
-- ``quart``: ``AuthUI`` alone, so authui's routes are answered before Quart's routing;
-- ``quart-hooked``: the same with a request hook of the app's, so they go through Quart;
+- ``quart``: ``AuthUI`` with its defaults (authui's routes on the blueprint, through Quart)
+  and a request hook of the app's;
+- ``quart-fast``: ``AuthUI(…, fast_path=True)``, so authui's routes are answered before
+  Quart's routing;
 - ``starlette``: ``handlers()`` in the app's router, no middleware;
 - ``fastapi``: ``AuthMiddleware`` and a mounted ``AuthApp``.
 
@@ -57,9 +59,9 @@ def sent() -> list[dict[str, str]]:
     return [{"to": m.to, "url": m.url} for m in outbox.messages]
 
 
-def quart_app(hooked: bool) -> Any:
+def quart_app(fast_path: bool) -> Any:
     app = Quart(__name__)
-    auth_ui = AuthUI(app, config)
+    auth_ui = AuthUI(app, config, fast_path=fast_path)
     auth = auth_ui.auth
 
     @app.get("/")
@@ -74,11 +76,9 @@ def quart_app(hooked: bool) -> Any:
     async def leave() -> Any:
         return await auth_ui.sign_out(redirect_to="/")
 
-    if hooked:
-
-        @app.before_request
-        async def seen() -> None:
-            return None
+    @app.before_request
+    async def seen() -> None:
+        return None
 
     return app
 
@@ -131,4 +131,4 @@ if FRAMEWORK == "starlette":
 elif FRAMEWORK == "fastapi":
     app = fastapi_app()
 else:
-    app = quart_app(hooked=FRAMEWORK == "quart-hooked")
+    app = quart_app(fast_path=FRAMEWORK == "quart-fast")

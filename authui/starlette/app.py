@@ -13,9 +13,9 @@ from starlette.types import Receive, Scope, Send
 
 from authui.http import Response as CoreResponse
 from authui.integrations.asgi import answer_scope, send_response
-from authui.integrations.starlette.requests import starlette_response, url_of
-from authui.integrations.starlette.state import integration_for
 from authui.integrations.state import ConfigSource, Integration
+from authui.starlette.requests import starlette_response, url_of
+from authui.starlette.state import integration_for
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 

@@ -7,9 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from authui.actions.oauth import checks
 from authui.context import Context
-from authui.oauth import checks
-from authui.oauth.discovery import endpoints
 from authui.providers.oauth import OAuthProvider
 from authui.urls import origin_of
 
@@ -65,7 +64,7 @@ async def authorization_url(ctx: Context, provider: OAuthProvider) -> str:
     Raises:
         DiscoveryError: The endpoint had to be discovered and could not be.
     """
-    found = await endpoints(provider, need=("authorization",))
+    found = await ctx.options.discovery.endpoints(provider, need=("authorization",))
     url = urlsplit(found.authorization or "")
     own_callback = ctx.action_url("callback", provider.id)
     params: dict[str, str] = {

@@ -13,10 +13,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from authui.callbacks import invoke
 from authui.http import wants_page
 from authui.integrations import guard
-from authui.integrations.asgi import host_error, is_own_route, raw_headers, send_response
-from authui.integrations.starlette.app import answer_request
-from authui.integrations.starlette.state import SCOPE_KEY, RequestAuth, integration_for
+from authui.integrations.asgi import AuthRoutes, raw_headers
 from authui.integrations.state import ConfigSource, Integration
+from authui.starlette.requests import url_of
+from authui.starlette.state import SCOPE_KEY, RequestAuth, integration_for
 
 
 class AuthMiddleware:
@@ -62,25 +62,24 @@ class AuthMiddleware:
         self.app = app
         self.integration: Integration = integration_for(config, base_path)
         self.protect = tuple("/" + p.strip("/") for p in protect)
+        self._routes = AuthRoutes(
+            self._with_session,
+            self.integration,
+            answer_routes=True,
+            connection=HTTPConnection,
+            url=_url_of_scope,
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
             await self.app(scope, receive, self._closing(send))
             return
-        if scope["type"] not in ("http", "websocket"):
+        await self._routes(scope, receive, send)
+
+    async def _with_session(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A request ``AuthRoutes`` did not answer: the session read, the path guarded."""
+        if scope["type"] not in ("http", "websocket") or self._is_auth_route(scope["path"]):
             await self.app(scope, receive, send)
-            return
-        if host_error(scope) is not None:
-            await self._refuse_host(scope, receive, send)
-            return
-        if self._is_auth_route(scope["path"]):
-            if scope["type"] == "http" and is_own_route(scope["path"], self.integration.base_path):
-                connection = HTTPConnection(scope)
-                await send_response(
-                    send, await answer_request(self.integration, connection, receive)
-                )
-            else:
-                await self.app(scope, receive, send)
             return
         connection = HTTPConnection(scope)
         here = RequestAuth(self.integration, await self.integration.config_for(connection))
@@ -92,15 +91,6 @@ class AuthMiddleware:
         ):
             return
         await self.app(scope, receive, _with_cookies(send, here))
-
-    async def _refuse_host(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """A request with an invalid ``Host``, whatever its path: the core's 400 (a
-        WebSocket is closed before it opens)."""
-        if scope["type"] == "websocket":
-            await send({"type": "websocket.close", "code": 1008})
-            return
-        connection = HTTPConnection(scope)
-        await send_response(send, await answer_request(self.integration, connection, receive))
 
     def _is_auth_route(self, path: str) -> bool:
         base = self.integration.base_path
@@ -162,6 +152,11 @@ class AuthMiddleware:
             await send(message)
 
         return closing_send
+
+
+def _url_of_scope(scope: Scope) -> str:
+    """The request's absolute URL, as Starlette reconstructs it when it is not plain."""
+    return url_of(HTTPConnection(scope))
 
 
 def _route_path(scope: Scope) -> str:

@@ -7,21 +7,20 @@ import inspect
 import json
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlencode
 
 import httpx
 
+from authui.actions.oauth import checks
+from authui.actions.oauth.authorize import active_checks, proxy_callback, redirect_uri
 from authui.callbacks import invoke_positional
 from authui.context import Context
 from authui.errors import InvalidCheck, OAuthCallbackError, OAuthProfileParseError
 from authui.jwt import JWTDecodeError, decode
-from authui.oauth import checks
-from authui.oauth.authorize import active_checks, proxy_callback, redirect_uri
-from authui.oauth.discovery import Endpoints, endpoints
+from authui.oauth.discovery import Endpoints
 from authui.oauth.http import ProviderHTTPError, fetch, fetch_json
 from authui.oauth.tokens import TokenError, exchange_code, id_token_claims
 from authui.providers.oauth import OAuthProvider, Profile, TokenSet, UserinfoCall
-from authui.urls import origin_of
+from authui.urls import origin_of, with_query
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +70,7 @@ def forward_from_proxy(ctx: Context, provider: OAuthProvider) -> str | None:
     origin = (data or {}).get("origin")
     if not isinstance(origin, str) or origin_of(origin) == origin_of(proxy):
         return None
-    return f"{origin}?{urlencode(params)}"
+    return with_query(origin, params)
 
 
 async def complete(ctx: Context, provider: OAuthProvider) -> Authorized:
@@ -97,7 +96,7 @@ async def complete(ctx: Context, provider: OAuthProvider) -> Authorized:
                 "altered, or belongs to another sign-in"
             )
     need = ("token", "userinfo") if _needs_userinfo(provider) else ("token",)
-    found = await endpoints(provider, need=need)
+    found = await ctx.options.discovery.endpoints(provider, need=need)
     _check_issuer(params, found, provider)
     if params.get("error"):
         description = params.get("error_description", "")
@@ -150,7 +149,9 @@ async def _profile(
 ) -> Profile:
     if provider.type == "oauth":
         return await _userinfo(provider, found, tokens)
-    claims = await id_token_claims(provider, found, tokens, nonce=nonce)
+    claims = await id_token_claims(
+        provider, found, tokens, nonce=nonce, discovery=ctx.options.discovery
+    )
     if provider.id_token and all(claims.get(name) for name in PROFILE_CLAIMS):
         return claims
     if provider.id_token and provider.userinfo.request is None and not found.userinfo:

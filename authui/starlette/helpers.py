@@ -9,15 +9,15 @@ from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
 from authui.integrations.calls import Caller
-from authui.integrations.starlette.requests import add_cookies, starlette_response
-from authui.integrations.starlette.state import (
+from authui.integrations.state import ConfigSource
+from authui.sessions.types import Session
+from authui.starlette.requests import add_cookies, starlette_response
+from authui.starlette.state import (
     RequestAuth,
     caller,
     integration_for,
     need_middleware,
 )
-from authui.integrations.state import ConfigSource
-from authui.sessions.types import Session
 
 
 async def _caller(request: HTTPConnection, config: ConfigSource | None) -> Caller:

@@ -6,17 +6,17 @@ from typing import Any, cast
 
 from starlette.requests import HTTPConnection
 
-from authui.integrations.starlette.requests import core_request, url_of
-from authui.integrations.starlette.state import (
+from authui.integrations.state import ConfigSource
+from authui.jwt import JWT, Secret
+from authui.jwt import get_token as get_core_token
+from authui.sessions.types import Session
+from authui.starlette.requests import core_request, url_of
+from authui.starlette.state import (
     RequestAuth,
     caller,
     integration_for,
     need_middleware,
 )
-from authui.integrations.state import ConfigSource
-from authui.jwt import JWT, Secret
-from authui.jwt import get_token as get_core_token
-from authui.sessions.types import Session
 
 
 async def get_session(

@@ -22,14 +22,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from authui.adapters.base import AdapterAccount, AdapterUser
+from authui.actions.oauth.callback import Authorized
+from authui.adapters.base import AdapterAccount, AdapterUser, user_record
 from authui.callbacks import emit
 from authui.context import Context
 from authui.errors import OAuthAccountNotLinked
-from authui.oauth.callback import Authorized
 from authui.providers.oauth import OAuthProvider, stable_user_id
 from authui.sessions.current import signed_in_user
-from authui.sessions.database import user_record
 
 NEEDED_FOR = "OAuth sign-in with an adapter"
 

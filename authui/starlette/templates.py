@@ -13,9 +13,9 @@ from starlette.templating import Jinja2Templates
 from authui.integrations import buttons
 from authui.integrations.asgi import text_headers
 from authui.integrations.calls import cookie_names
-from authui.integrations.starlette.requests import core_request, url_of
-from authui.integrations.starlette.state import RequestAuth, need_middleware
 from authui.options import Options, resolve
+from authui.starlette.requests import core_request, url_of
+from authui.starlette.state import RequestAuth, need_middleware
 
 
 def setup_templates(templates: Jinja2Templates) -> Jinja2Templates:

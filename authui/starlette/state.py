@@ -1,14 +1,15 @@
-"""Which ``Integration`` serves a configuration, and what one request knows of it.
+"""What ``AuthApp``, ``handlers`` and ``AuthMiddleware`` hold for an app, and what one
+request knows of it.
 
-``AuthApp``, ``handlers``, ``AuthMiddleware`` and ``get_session`` given the same
-configuration object share one ``Integration`` (one base path, one prepared configuration).
-``AuthMiddleware`` puts a ``RequestAuth`` in each request's scope: the prepared
+Each of them makes an ``Integration`` of the configuration it is given. Given the same
+``AuthConfig`` object (and no other base path), they run the very same configuration, which
+the core resolves once and keeps on the object: one renderer, one adapter, one set of
+caches. ``AuthMiddleware`` puts a ``RequestAuth`` in each request's scope: the
 configuration, the session once read, and the cookies to add to the response.
 """
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,49 +20,24 @@ from authui.config import AuthConfig
 from authui.cookies import Cookie
 from authui.integrations.asgi import client_host, text_headers
 from authui.integrations.calls import Caller
-from authui.integrations.starlette.requests import url_of
 from authui.integrations.state import ConfigSource, Integration, base_path_for
 from authui.options import validate_config
+from authui.starlette.requests import url_of
 
 SCOPE_KEY = "authui"
 """The scope entry holding the request's ``RequestAuth``."""
 
-_INTEGRATIONS: weakref.WeakKeyDictionary[Any, Integration] = weakref.WeakKeyDictionary()
-_EXPLICIT: weakref.WeakSet[Integration] = weakref.WeakSet()
-"""Integrations whose base path was given, not defaulted."""
-
 
 def integration_for(source: ConfigSource, base_path: str | None = None) -> Integration:
-    """The integration serving ``source``, made (and a static configuration checked) on
-    first use. A base path given here replaces a defaulted one (``AuthMiddleware`` built
-    before ``AuthApp(config, base_path=…)``).
+    """An integration serving ``source`` at ``base_path`` (by default the configuration's);
+    a static configuration is checked here.
 
     Raises:
-        ValueError: ``source`` is already served at another given base path.
         AuthError: The configuration is broken (say, no secret outside development mode).
     """
-    path = base_path_for(source, base_path)
-    integration = _INTEGRATIONS.get(source)
-    if integration is not None and (base_path is None or path == integration.base_path):
-        if base_path is not None:
-            _EXPLICIT.add(integration)
-        return integration
-    if integration is None:
-        integration = Integration(source, path)
-    elif integration in _EXPLICIT:
-        raise ValueError(
-            f"this configuration is already served at {integration.base_path!r};"
-            f" one configuration object has one base path, not also {path!r}"
-        )
-    else:
-        integration.base_path = path
-        integration.prepared.clear()
-        integration.internal.clear()
-    if isinstance(source, AuthConfig):
-        validate_config(integration.prepare(source))
-    _INTEGRATIONS[source] = integration
-    if base_path is not None:
-        _EXPLICIT.add(integration)
+    integration = Integration(source, base_path_for(source, base_path))
+    if integration.static is not None:
+        validate_config(integration.static)
     return integration
 
 

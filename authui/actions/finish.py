@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from typing import Any
-from urllib.parse import urlencode
 
 from authui.actions.audit import signed_in
 from authui.adapters.base import AdapterUser
@@ -14,6 +13,7 @@ from authui.errors import AccessDenied
 from authui.http import InternalResponse
 from authui.sessions import DatabaseSessions, strategy_for
 from authui.sessions.database import store_new_user
+from authui.urls import with_query
 
 
 async def allowed_redirect(ctx: Context, **params: Any) -> str | None:
@@ -84,7 +84,6 @@ async def finish_sign_in(
     signed_in(ctx, user.get("id"))
     if is_new_user:
         welcome = ctx.options.config.pages.new_user or ctx.action_url("new-user")
-        separator = "&" if "?" in welcome else "?"
-        target = f"{welcome}{separator}{urlencode({'callbackUrl': ctx.callback_url})}"
+        target = with_query(welcome, {"callbackUrl": ctx.callback_url})
         return InternalResponse(redirect=target, cookies=cookies)
     return InternalResponse(redirect=ctx.callback_url, cookies=cookies)

@@ -1,26 +1,33 @@
 """The magic link: sent at ``POST /signin/<email provider>``, used at its callback.
 
 The link carries a random token; the adapter stores only ``sha256hex(token + secret)``
-(Auth.js's form, so links of either library work against a shared database). A token is
-used at most once: ``use_verification_token`` deletes it as it reads it. Opening the link
-(``GET``) only shows a page whose button posts the token on, unless the provider is
-``one_click``: mail scanners open links too, and must not spend them.
+(``authui.csrf.token_hash``: Auth.js's form, so links of either library work against a
+shared database). A token is used at most once: ``use_verification_token`` deletes it as
+it reads it. Opening the link (``GET``) only shows a page whose button posts the token on,
+unless the provider is ``one_click``: mail scanners open links too, and must not spend
+them.
 """
 
 from __future__ import annotations
 
-import hashlib
 import inspect
 import secrets
 import uuid
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import urlencode
 
-from authui.actions.authorized import allowed_redirect, finish_sign_in
-from authui.adapters.base import AdapterCalls, AdapterUser, VerificationToken
+from authui.actions.finish import allowed_redirect, finish_sign_in
+from authui.actions.throttling import check_email
+from authui.adapters.base import (
+    AdapterCalls,
+    AdapterUser,
+    VerificationToken,
+    require_adapter,
+    user_record,
+)
 from authui.callbacks import emit
 from authui.context import Context
+from authui.csrf import token_hash
 from authui.dates import in_seconds, now
 from authui.errors import EmailSignInError, ServiceUnavailable, Verification
 from authui.http import InternalResponse
@@ -30,15 +37,9 @@ from authui.mail.render import render_email
 from authui.providers.email import EmailProvider
 from authui.proxies import client_address
 from authui.sessions import DatabaseSessions, strategy_for
-from authui.sessions.database import adapter_of, user_record
-from authui.throttle import check_email
+from authui.urls import with_query
 
 NEEDED_FOR = "email sign-in"
-
-
-def token_hash(token: str, secret: str) -> str:
-    """What the adapter stores for ``token``: ``sha256hex(token + secret)``."""
-    return hashlib.sha256((token + secret).encode()).hexdigest()
 
 
 def _secrets(ctx: Context, provider: EmailProvider) -> list[str]:
@@ -88,12 +89,14 @@ async def send_link(ctx: Context, provider: EmailProvider) -> InternalResponse:
 
     When the email is not sent, its token is deleted: no link works without an email.
     """
-    adapter = adapter_of(ctx)
+    adapter = require_adapter(ctx.options.adapter, NEEDED_FOR)
     try:
         email = _address(provider, ctx.body.get("email"))
     except ValueError as exc:
         raise EmailSignInError(str(exc), code="invalid_email") from exc
-    await check_email(ctx, provider, email, client_address(ctx.request, ctx.options))
+    await check_email(
+        ctx, provider, email, client_address(ctx.request, ctx.options.config.trusted_proxies)
+    )
     _, user, account = await _user_and_account(adapter, provider, email)
     elsewhere = await allowed_redirect(
         ctx, user=user, account=account, email={"verification_request": True}
@@ -104,15 +107,18 @@ async def send_link(ctx: Context, provider: EmailProvider) -> InternalResponse:
     token = generate() if generate is not None else secrets.token_hex(32)
     expires = in_seconds(provider.max_age)
     link = {"callbackUrl": ctx.callback_url, "token": token, "email": email}
-    url = f"{ctx.action_url('callback', provider.id)}?{urlencode(link)}"
+    url = with_query(ctx.action_url("callback", provider.id), link)
     stored = token_hash(token, _secrets(ctx, provider)[0])
     await adapter.call(
         "create_verification_token",
         NEEDED_FOR,
         VerificationToken(identifier=email, token=stored, expires=expires),
     )
+    renderer = ctx.options.renderer
     message = render_email(
-        ctx.options.renderer,
+        renderer.environment,
+        brand_color=renderer.theme.brand_color,
+        button_text=renderer.theme.button_text,
         to=email,
         sender=provider.sender,
         url=url,
@@ -135,7 +141,7 @@ async def send_link(ctx: Context, provider: EmailProvider) -> InternalResponse:
             cause={"err": exc, "provider": provider.id},
         ) from exc
     query = {"provider": provider.id, "type": "email"}
-    return InternalResponse(redirect=f"{ctx.action_url('verify-request')}?{urlencode(query)}")
+    return InternalResponse(redirect=with_query(ctx.action_url("verify-request"), query))
 
 
 async def _deliver(
@@ -214,7 +220,7 @@ async def accept_link(
         Verification: See ``_use``.
         AccessDenied: ``sign_in`` refused.
     """
-    adapter = adapter_of(ctx)
+    adapter = require_adapter(ctx.options.adapter, NEEDED_FOR)
     email = await _use(ctx, provider, adapter, values)
     found, user, account = await _user_and_account(adapter, provider, email)
     elsewhere = await allowed_redirect(ctx, user=user, account=account)

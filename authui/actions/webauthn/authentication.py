@@ -1,0 +1,102 @@
+"""Signing in with a stored passkey: the options that ask the browser for one, and the
+check of its answer (the challenge spent, the signature verified, the counter moved on)."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from authui.actions.finish import finish_sign_in
+from authui.actions.webauthn.ceremony import (
+    Offer,
+    account_json,
+    credential_id,
+    descriptor,
+    options_json,
+    relying_party,
+)
+from authui.actions.webauthn.challenges import NEEDED_FOR, spend
+from authui.adapters.base import (
+    AdapterAccount,
+    AdapterAuthenticator,
+    AdapterCalls,
+    AdapterUser,
+    user_record,
+)
+from authui.context import Context
+from authui.errors import AccountNotLinked, AuthError, WebAuthnVerificationError
+from authui.http import InternalResponse
+from authui.providers.webauthn import WebAuthnProvider
+from authui.sessions.current import signed_in_user
+
+
+def options(ctx: Context, provider: WebAuthnProvider, known: list[AdapterAuthenticator]) -> Offer:
+    """The authentication options: any passkey of this site, or one of ``known`` (the
+    passkeys of the user the request names)."""
+    from webauthn import generate_authentication_options
+    from webauthn.helpers.structs import UserVerificationRequirement
+
+    requested = generate_authentication_options(
+        rp_id=relying_party(ctx, provider).id,
+        timeout=provider.timeout,
+        allow_credentials=[descriptor(a) for a in known],
+        user_verification=UserVerificationRequirement(provider.user_verification),
+    )
+    return Offer(options_json(requested), requested.challenge, {})
+
+
+async def verify(
+    ctx: Context, provider: WebAuthnProvider, adapter: AdapterCalls, credential: dict[str, Any]
+) -> InternalResponse:
+    """Check the browser's signature with a stored passkey and sign its owner in.
+
+    Raises:
+        WebAuthnVerificationError: An unknown passkey, or an answer that does not verify.
+        AccountNotLinked: The passkey belongs to another user than the signed-in one.
+    """
+    from webauthn import verify_authentication_response
+    from webauthn.helpers.exceptions import WebAuthnException
+
+    passkey_id = credential_id(credential)
+    stored: AdapterAuthenticator | None = await adapter.call(
+        "get_authenticator", NEEDED_FOR, passkey_id
+    )
+    if stored is None:
+        raise WebAuthnVerificationError("This passkey is not registered here")
+    challenge, _ = await spend(ctx, provider, adapter)
+    party = relying_party(ctx, provider)
+    try:
+        verified = verify_authentication_response(
+            credential=credential,
+            expected_challenge=challenge,
+            expected_rp_id=party.id,
+            expected_origin=party.origin,
+            credential_public_key=base64.b64decode(stored.credential_public_key),
+            credential_current_sign_count=stored.counter,
+            require_user_verification=provider.user_verification == "required",
+        )
+    except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
+        raise WebAuthnVerificationError(
+            f"The passkey answer does not verify: {exc}", cause={"err": exc}
+        ) from exc
+    await adapter.call(
+        "update_authenticator_counter", NEEDED_FOR, passkey_id, verified.new_sign_count
+    )
+    account: AdapterAccount | None = await adapter.call(
+        "get_account", NEEDED_FOR, stored.provider_account_id, provider.id
+    )
+    owner: AdapterUser | None = (
+        await adapter.call("get_user", NEEDED_FOR, account.user_id) if account else None
+    )
+    if owner is None:
+        raise AuthError("The passkey's account or user is gone")
+    current = await signed_in_user(ctx, adapter, NEEDED_FOR)
+    if current is not None and current.id != owner.id:
+        raise AccountNotLinked("The passkey belongs to another user than the signed-in one")
+    return await finish_sign_in(
+        ctx,
+        user=user_record(owner),
+        account=account_json(provider, stored.provider_account_id, owner.id),
+        is_new_user=False,
+        keep_session=current is not None,
+    )

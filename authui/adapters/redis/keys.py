@@ -1,0 +1,56 @@
+"""``RedisKeys``: the names of the keys holding Auth.js's records and the per-user indexes
+(the package docstring shows the whole layout)."""
+
+from __future__ import annotations
+
+from authui.adapters.redis.store import RedisStore, escape
+
+
+class RedisKeys(RedisStore):
+    """The key of every Auth.js record and per-user index, each starting with the prefix."""
+
+    def user_key(self, user_id: str) -> str:
+        """``<prefix>user:<id>``: the user's JSON."""
+        return f"{self._prefix}user:{user_id}"
+
+    def email_key(self, email: str) -> str:
+        """``<prefix>user-by-email:<email>``: the id of the user with that email."""
+        return f"{self._prefix}user-by-email:{email}"
+
+    def _email_key_of(self, email: str | None) -> str | None:
+        """The email index key for ``email``; ``None`` for a user without email."""
+        return None if email is None else self.email_key(email)
+
+    def account_key(self, provider: str, provider_account_id: str) -> str:
+        """``<prefix>account:<provider>:<providerAccountId>``: the account's JSON."""
+        return f"{self._prefix}account:{account_member(provider, provider_account_id)}"
+
+    def user_accounts_key(self, user_id: str) -> str:
+        """``<prefix>user-accounts:<userId>``: set of ``<provider>:<providerAccountId>``."""
+        return f"{self._prefix}user-accounts:{user_id}"
+
+    def session_key(self, session_token: str) -> str:
+        """``<prefix>session:<sessionToken>``: the session's JSON, expiring at ``expires``."""
+        return f"{self._prefix}session:{session_token}"
+
+    def user_sessions_key(self, user_id: str) -> str:
+        """``<prefix>user-sessions:<userId>``: sorted set of session tokens by expiry."""
+        return f"{self._prefix}user-sessions:{user_id}"
+
+    def verification_token_key(self, identifier: str, token: str) -> str:
+        """``<prefix>token:<identifier>:<token>``: the token's JSON, expiring at ``expires``."""
+        return f"{self._prefix}token:{escape(identifier)}:{token}"
+
+    def authenticator_key(self, credential_id: str) -> str:
+        """``<prefix>authenticator:<credentialID>``: the authenticator's JSON."""
+        return f"{self._prefix}authenticator:{credential_id}"
+
+    def user_authenticators_key(self, user_id: str) -> str:
+        """``<prefix>user-authenticators:<userId>``: list of credential ids, oldest first."""
+        return f"{self._prefix}user-authenticators:{user_id}"
+
+
+def account_member(provider: str, provider_account_id: str) -> str:
+    """``<provider>:<providerAccountId>`` with the provider escaped: the account's entry in
+    its user's ``user-accounts:`` set, and the end of its ``account:`` key."""
+    return f"{escape(provider)}:{provider_account_id}"

@@ -1,0 +1,102 @@
+"""``RedisSessions``: database sessions and sign-in (verification) tokens, the records
+Redis drops by itself at their ``expires`` (``SET … PXAT``)."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime
+
+from redis.asyncio.client import Pipeline
+
+from authui.adapters.base import AdapterSession, AdapterUser, VerificationToken
+from authui.adapters.json_records import dump_record, utc
+from authui.adapters.redis.store import epoch_ms, load, multi, now
+from authui.adapters.redis.users import RedisUsers, normal_user
+
+
+class RedisSessions(RedisUsers):
+    """Auth.js's session and verification token methods."""
+
+    # Sessions -------------------------------------------------------------------------
+
+    async def create_session(self, session: AdapterSession) -> AdapterSession:
+        """Store the session to expire at ``session.expires``."""
+        async with self._redis.pipeline(transaction=True) as pipe:
+            self._queue_session(pipe, session)
+            await pipe.execute()
+        return dataclasses.replace(session, expires=utc(session.expires))
+
+    async def create_user_and_session(
+        self, user: AdapterUser, session_token: str, expires: datetime
+    ) -> tuple[AdapterUser, AdapterSession]:
+        """Store a new user and its first session in one transaction: both or neither."""
+        session = AdapterSession(session_token=session_token, user_id=user.id, expires=expires)
+
+        async def step(pipe: Pipeline) -> tuple[AdapterUser, AdapterSession]:
+            await self._queue_new_user(pipe, user)
+            self._queue_session(pipe, session)
+            return normal_user(user), dataclasses.replace(session, expires=utc(expires))
+
+        return await self._transaction(step, *self._new_user_keys(user))
+
+    def _queue_session(self, pipe: Pipeline, session: AdapterSession) -> None:
+        index_key = self.user_sessions_key(session.user_id)
+        pipe.set(
+            self.session_key(session.session_token),
+            dump_record(session),
+            pxat=epoch_ms(session.expires),
+        )
+        pipe.zadd(index_key, {session.session_token: epoch_ms(session.expires)})
+        pipe.zremrangebyscore(index_key, "-inf", f"({epoch_ms(now())}")
+
+    async def get_session_and_user(
+        self, session_token: str
+    ) -> tuple[AdapterSession, AdapterUser] | None:
+        """The session and its user, or ``None`` if either is missing (or expired)."""
+        session = load(AdapterSession, await self._redis.get(self.session_key(session_token)))
+        if session is None:
+            return None
+        user = await self.get_user(session.user_id)
+        return None if user is None else (session, user)
+
+    async def update_session(self, session_token: str, expires: datetime) -> AdapterSession | None:
+        """Move the session's expiry (and its TTL); ``None`` if there is no such session."""
+        key = self.session_key(session_token)
+
+        async def step(pipe: Pipeline) -> AdapterSession | None:
+            session = load(AdapterSession, await pipe.get(key))
+            multi(pipe)
+            if session is None:
+                return None
+            updated = dataclasses.replace(session, expires=utc(expires))
+            pipe.set(key, dump_record(updated), pxat=epoch_ms(expires))
+            pipe.zadd(self.user_sessions_key(session.user_id), {session_token: epoch_ms(expires)})
+            return updated
+
+        return await self._transaction(step, key)
+
+    async def delete_session(self, session_token: str) -> AdapterSession | None:
+        """Delete the session and return it, or ``None`` if there was none."""
+        session = load(AdapterSession, await self._redis.getdel(self.session_key(session_token)))
+        if session is not None:
+            await self._redis.zrem(self.user_sessions_key(session.user_id), session_token)
+        return session
+
+    # Verification tokens --------------------------------------------------------------
+
+    async def create_verification_token(self, token: VerificationToken) -> VerificationToken:
+        """Store the token to expire at ``token.expires``."""
+        await self._redis.set(
+            self.verification_token_key(token.identifier, token.token),
+            dump_record(token),
+            pxat=epoch_ms(token.expires),
+        )
+        return dataclasses.replace(token, expires=utc(token.expires))
+
+    async def use_verification_token(self, identifier: str, token: str) -> VerificationToken | None:
+        """Return the token and delete it in one step (``GETDEL``): of concurrent calls
+        exactly one gets it; the others, and any later call, get ``None``."""
+        return load(
+            VerificationToken,
+            await self._redis.getdel(self.verification_token_key(identifier, token)),
+        )
