@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlsplit
 
 from markupsafe import Markup
 
@@ -18,6 +18,7 @@ from authui.csrf import create_csrf_state
 from authui.i18n import translate
 from authui.options import Options
 from authui.providers.credentials import Credentials
+from authui.urls import with_query
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,9 +75,8 @@ def sign_in_button(
     target = options.providers.get(provider) if provider else None
     if target is None or isinstance(target, Credentials):
         sign_in = sign_in_page or options.config.pages.sign_in or f"{options.base_path}/signin"
-        separator = "&" if "?" in sign_in else "?"
-        query = urlencode({"callbackUrl": callback_url})
-        context.update(action=None, href=f"{sign_in}{separator}{query}")
+        href = with_query(sign_in, {"callbackUrl": callback_url})
+        context.update(action=None, href=href)
         context["label"] = label or translate("Sign in")
     else:
         context.update(action=f"{options.base_path}/signin/{target.id}", href=None)

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import quote
 
 from authui.config import AuthConfig
 from authui.cookies import Cookie, CookieTable
@@ -27,6 +27,7 @@ from authui.integrations.state import Integration
 from authui.options import Options, resolve
 from authui.providers.credentials import Credentials
 from authui.proxies import public_url
+from authui.urls import with_query
 
 FORWARDED = ("cookie", "host", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto")
 """The request headers a server-side call passes on."""
@@ -134,8 +135,8 @@ class Caller:
         """
         callback_url = self._callback_url(redirect_to)
         if provider is None:
-            query = urlencode({"callbackUrl": callback_url})
-            return CoreResponse(302, [("Location", f"{self._path('signin')}?{query}")])
+            location = with_query(self._path("signin"), {"callbackUrl": callback_url})
+            return CoreResponse(302, [("Location", location)])
         target = resolve(self.config).provider(provider)
         body: dict[str, Any] = {"callbackUrl": callback_url}
         if isinstance(target, Credentials):
@@ -143,7 +144,7 @@ class Caller:
             body.update(params)
         else:
             path = self._path(f"signin/{target.id}")
-            path += f"?{urlencode(params)}" if params else ""
+            path = with_query(path, params) if params else path
         return _redirect(await self.call(path, body))
 
     async def sign_out(self, redirect_to: str | None) -> CoreResponse:

@@ -8,10 +8,9 @@ may also come as a bearer token.
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
 from authui.config import AuthConfig
 from authui.i18n import translate
+from authui.urls import with_query
 
 CHALLENGE = ("WWW-Authenticate", 'Bearer realm="authui"')
 """The challenge a 401 carries (RFC 9110 asks every 401 for one)."""
@@ -26,5 +25,4 @@ def sign_in_location(config: AuthConfig, base_path: str, target: str) -> str:
     """The sign-in page (the configured one, else ``<base>/signin``) with a
     ``callbackUrl`` back to ``target``."""
     page = config.pages.sign_in or f"{base_path}/signin"
-    separator = "&" if "?" in page else "?"
-    return f"{page}{separator}{urlencode({'callbackUrl': target})}"
+    return with_query(page, {"callbackUrl": target})

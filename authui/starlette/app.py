@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import NamedTuple
@@ -69,11 +68,7 @@ class AuthApp:
             f" or pass AuthApp(config, base_path={mounted!r})"
         )
         logging.getLogger("authui").error("[auth][error] %s", message)
-        return CoreResponse(
-            500,
-            [("Content-Type", "application/json")],
-            json.dumps({"message": message}).encode(),
-        )
+        return CoreResponse.json(500, {"message": message})
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
         """As the top-level app: nothing to start; at shutdown, close the adapters

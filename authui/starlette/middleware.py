@@ -3,7 +3,6 @@ protected paths."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -11,9 +10,9 @@ from starlette.requests import HTTPConnection, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from authui.callbacks import invoke
-from authui.http import wants_page
+from authui.http import Response, wants_page
 from authui.integrations import guard
-from authui.integrations.asgi import AuthRoutes, raw_headers
+from authui.integrations.asgi import AuthRoutes, raw_headers, send_response
 from authui.integrations.state import ConfigSource, Integration
 from authui.starlette.requests import url_of
 from authui.starlette.state import SCOPE_KEY, RequestAuth, integration_for
@@ -132,16 +131,12 @@ class AuthMiddleware:
             query = connection.url.query
             target = connection.url.path + (f"?{query}" if query else "")
             location = guard.sign_in_location(here.config, self.integration.base_path, target)
-            status, listed, body = 302, [("Location", location)], b""
+            response = Response(302, [("Location", location)])
         else:
-            status, body = 401, json.dumps({"message": guard.unauthorized_message()}).encode()
-            listed = [("Content-Type", "application/json"), guard.CHALLENGE]
-        listed += [("Set-Cookie", c.serialize()) for c in here.cookies]
-        listed.append(("Content-Length", str(len(body))))
-        await send(
-            {"type": "http.response.start", "status": status, "headers": raw_headers(listed)}
-        )
-        await send({"type": "http.response.body", "body": body})
+            message = {"message": guard.unauthorized_message()}
+            response = Response.json(401, message, [guard.CHALLENGE])
+        response.headers += [("Set-Cookie", c.serialize()) for c in here.cookies]
+        await send_response(send, response)
 
     def _closing(self, send: Send) -> Send:
         """``send`` for the lifespan: the adapters close before shutdown completes."""
