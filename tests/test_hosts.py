@@ -2,7 +2,7 @@
 forwarded headers only from counted proxies, and ``AUTH_URL`` behind every link.
 
 These run the core directly (``AuthClient``, whose ``origin`` is the host the request
-came for); ``tests/test_integrations_hosts.py`` runs the same through real servers."""
+came for); ``tests/integrations/test_served_hosts.py`` runs the same through real servers."""
 
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ from authui.providers.console_email import ConsoleEmail
 from authui.proxies import client_address
 from authui.testing import AuthClient
 from authui.urls import create_action_url, origin_of
+from tests.actions.test_email_confirm import WatchedAdapter
 from tests.conftest import ENV, make_config
-from tests.test_email_confirm import WatchedAdapter
 
 SITE = "https://app.example.com"
 EVIL = "https://evil.example"

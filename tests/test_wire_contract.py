@@ -85,7 +85,7 @@ def make_config() -> AuthConfig:
     """authui's side of the configuration ``core.mjs`` gives Auth.js.
 
     ``update_age=0``: the JWT session is re-issued on every check, as Auth.js does; authui's
-    default re-issues it once a day (tests/test_sessions.py), a documented difference."""
+    default re-issues it once a day (tests/sessions/test_sessions.py), a documented difference."""
     provider = Credentials(
         credentials={
             "username": {"label": "Username", "autocomplete": "username"},

@@ -1,7 +1,7 @@
 """A passkey challenge verifies once, on every real store and across server processes.
 
 Request-level, through ``authui.testing.AuthClient`` on a SQLite file, PostgreSQL,
-MariaDB and Redis (the scenarios of ``tests/test_webauthn.py``, which runs them on the
+MariaDB and Redis (the scenarios of ``tests/actions/test_webauthn.py``, which runs them on the
 memory adapter too):
 
 - a sign-in answer captured with its cookies and sent again is refused, for a device-bound
@@ -40,10 +40,7 @@ from authui.adapters.base import AdapterAccount, AdapterAuthenticator, AdapterUs
 from authui.adapters.redis import RedisAdapter
 from authui.adapters.sqlalchemy import SQLAlchemyAdapter, SQLNaming
 from authui.testing import AuthClient
-from tests.peers.pgadapter_node import fresh_schema, run_isolated
-from tests.peers.servers import asgi_servers
-from tests.soft_authenticator import SoftAuthenticator
-from tests.test_webauthn import (
+from tests.actions.test_webauthn import (
     ALREADY_REGISTERED,
     APP,
     SESSION_COOKIE,
@@ -57,6 +54,9 @@ from tests.test_webauthn import (
     replayed_sign_in,
     sets_session,
 )
+from tests.peers.pgadapter_node import fresh_schema, run_isolated
+from tests.peers.servers import asgi_servers
+from tests.soft_authenticator import SoftAuthenticator
 
 SQL_STORES = ["sqlite", "postgresql", "mariadb"]
 

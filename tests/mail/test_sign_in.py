@@ -13,9 +13,9 @@ from authui.providers.console_email import ConsoleEmail
 from authui.providers.email import EmailProvider
 from authui.providers.nodemailer import Email
 from authui.testing import AuthClient
+from tests.actions.test_email import follow
 from tests.conftest import make_config
 from tests.mail.conftest import StartSmtp
-from tests.test_email_links import follow
 
 APP = "http://localhost:3000"
 

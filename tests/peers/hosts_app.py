@@ -1,4 +1,4 @@
-"""A small site for ``tests/test_integrations_hosts.py``, in the framework that
+"""A small site for ``tests/integrations/test_served_hosts.py``, in the framework that
 ``AUTHUI_HOSTS_FRAMEWORK`` names, for a real server to serve (``hypercorn`` or ``uvicorn``
 ``tests.peers.hosts_app:app``):
 

@@ -23,7 +23,8 @@ from authui.providers.keycloak import Keycloak
 from authui.providers.oauth import OAuthProvider
 from authui.providers.okta import Okta
 from authui.providers.zitadel import Zitadel
-from tests.oauth.oidc_providers.common import (
+from tests.oauth.standin import CLIENT_ID, sign_in_through
+from tests.providers.oidc.common import (
     canned_standin,
     check_account,
     check_authorization,
@@ -33,7 +34,6 @@ from tests.oauth.oidc_providers.common import (
     mapped,
     sign_in_without_issuer,
 )
-from tests.oauth.standin import CLIENT_ID, sign_in_through
 
 OIDC_SCOPE = {"scope": "openid profile email"}
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from authui.providers.linkedin import LinkedIn
-from tests.oauth.oidc_providers.common import (
+from tests.oauth.standin import sign_in_through
+from tests.providers.oidc.common import (
     canned_standin,
     check_account,
     check_authorization,
     check_token_request,
     mapped,
 )
-from tests.oauth.standin import sign_in_through
 
 
 async def test_sign_in() -> None:

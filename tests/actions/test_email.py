@@ -1,7 +1,7 @@
 """Magic-link sign-in through the core: the request, the email, the link, the limits.
 
 Following a link means what a browser does: open it (``GET``: the confirmation page) and
-press the page's button (a ``POST`` of its form); ``tests/test_email_confirm.py`` tests
+press the page's button (a ``POST`` of its form); ``tests/actions/test_email_confirm.py`` tests
 that split itself.
 
 Messages go to a capturing transport; the SMTP and HTTP transports have their own tests

@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 
 from authui.providers.twitch import CLAIMS, Twitch, conform_token
-from tests.oauth.oidc_providers.common import (
+from tests.oauth.standin import sign_in_through
+from tests.providers.oidc.common import (
     canned_standin,
     check_account,
     check_authorization,
     check_token_request,
     mapped,
 )
-from tests.oauth.standin import sign_in_through
 
 CLAIMS_JSON = '{"id_token":{"email":null,"picture":null,"preferred_username":null}}'
 

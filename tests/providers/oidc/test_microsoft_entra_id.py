@@ -12,7 +12,8 @@ import pytest
 from authui import AuthConfig, set_env_defaults
 from authui.providers.microsoft_entra_id import MicrosoftEntraID
 from authui.providers.oauth import OAuthProvider
-from tests.oauth.oidc_providers.common import (
+from tests.oauth.standin import OIDCStandIn, canned, sign_in_through
+from tests.providers.oidc.common import (
     canned_standin,
     check_account,
     check_authorization,
@@ -20,7 +21,6 @@ from tests.oauth.oidc_providers.common import (
     location,
     mapped,
 )
-from tests.oauth.standin import OIDCStandIn, canned, sign_in_through
 
 COMMON = "https://login.microsoftonline.com/common/v2.0"
 TID = "9188040d-6c67-4c5b-b112-36a304b66dad"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from authui.providers.slack import Slack
-from tests.oauth.oidc_providers.common import (
+from tests.oauth.standin import sign_in_through
+from tests.providers.oidc.common import (
     canned_standin,
     check_account,
     check_authorization,
@@ -13,7 +14,6 @@ from tests.oauth.oidc_providers.common import (
     location,
     mapped,
 )
-from tests.oauth.standin import sign_in_through
 
 
 async def test_sign_in() -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from authui.providers.azure_ad import AzureAD
 from authui.providers.microsoft_entra_id import MicrosoftEntraID
 from authui.providers.registry import built_in
-from tests.oauth.oidc_providers.common import check_account, check_authorization, location, mapped
-from tests.oauth.oidc_providers.test_microsoft_entra_id import SUB, entra_standin
 from tests.oauth.standin import sign_in_through
+from tests.providers.oidc.common import check_account, check_authorization, location, mapped
+from tests.providers.oidc.test_microsoft_entra_id import SUB, entra_standin
 
 
 async def test_sign_in() -> None:

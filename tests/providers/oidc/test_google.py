@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from authui.providers.google import Google
 from authui.providers.registry import built_in
-from tests.oauth.oidc_providers.common import (
+from tests.oauth.standin import sign_in_through
+from tests.providers.oidc.common import (
     canned_standin,
     check_account,
     check_authorization,
     check_token_request,
     mapped,
 )
-from tests.oauth.standin import sign_in_through
 
 ISSUER = "https://accounts.google.com"
 

@@ -15,7 +15,7 @@ from authui.pages.packs import ThemePack, installed_packs
 from authui.testing import AuthClient
 from tests.conftest import make_config
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def nonce_of(response: Any) -> str:

@@ -12,14 +12,14 @@ from joserfc.jwk import ECKey
 from authui.providers.apple import Apple, apple_client_secret
 from authui.testing import AuthClient
 from tests.conftest import make_config
-from tests.oauth.oidc_providers.common import (
+from tests.oauth.standin import APP, OIDCStandIn, canned, sign_in_through
+from tests.providers.oidc.common import (
     canned_standin,
     check_account,
     check_authorization,
     check_token_request,
     mapped,
 )
-from tests.oauth.standin import APP, OIDCStandIn, canned, sign_in_through
 
 ISSUER = "https://appleid.apple.com"
 SUB = "001234.5f1e2d3c4b5a69788796a5b4c3d2e1f0.1234"

@@ -20,7 +20,7 @@ from authui.adapters.memory import MemoryAdapter
 from authui.http import Response
 from authui.pages.packs import installed_packs
 from authui.testing import AuthClient
-from tests.test_email_links import (
+from tests.actions.test_email import (
     APP,
     WELCOME,
     WELCOME_NEW,

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from authui.providers.notion import Notion
-from tests.oauth.providers.plain_oauth import (
+from tests.oauth.standin import canned, sign_in_through
+from tests.providers.oauth2.plain_oauth import (
     Service,
     check_authorization,
     check_param_override,
     check_signed_in,
     check_token_request,
 )
-from tests.oauth.standin import canned, sign_in_through
 
 NOTION = Service(
     id="notion",

@@ -7,14 +7,14 @@ import hmac
 from urllib.parse import parse_qsl
 
 from authui.providers.facebook import Facebook
-from tests.oauth.providers.plain_oauth import (
+from tests.oauth.standin import CLIENT_SECRET, canned, sign_in_through
+from tests.providers.oauth2.plain_oauth import (
     Service,
     check_authorization,
     check_param_override,
     check_signed_in,
     check_token_request,
 )
-from tests.oauth.standin import CLIENT_SECRET, canned, sign_in_through
 
 FACEBOOK = Service(
     id="facebook",
