@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
 from typing import Any
@@ -295,9 +296,12 @@ def test_untrusted_host_stops_the_app_at_start_up(tmp_path: Path) -> None:
         build_app(tmp_path, AuthConfig(providers=[CREDENTIALS], secret="s" * 40, trust_host=False))
 
 
-async def test_page_overrides_come_through_the_app_s_own_jinja_loader(tmp_path: Path) -> None:
+async def test_page_overrides_come_through_the_app_s_own_jinja_loader(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     """An override in a blueprint's template folder is found, and uses the app's filter
-    and global, which the pack's environment alone does not know."""
+    and global, which the pack's environment alone does not know; the app's
+    ``EXPLAIN_TEMPLATE_LOADING`` explains its lookup."""
     folder = tmp_path / "blueprint" / "authui"
     folder.mkdir(parents=True)
     (folder / "signout.html").write_text(
@@ -309,6 +313,9 @@ async def test_page_overrides_come_through_the_app_s_own_jinja_loader(tmp_path: 
     app.register_blueprint(Blueprint("pages", __name__, template_folder=str(folder.parent)))
     app.add_template_filter(lambda text: text.upper() + "!", "shout")  # added after init_app
     app.jinja_env.globals["site_name"] = "Example"
-    page = await app.test_client().get("/auth/signout")
+    app.config["EXPLAIN_TEMPLATE_LOADING"] = True
+    with caplog.at_level(logging.INFO, logger=app.logger.name):
+        page = await app.test_client().get("/auth/signout")
     assert page.status_code == 200
     assert '<p id="app-note">EXAMPLE!</p>' in await page.get_data(as_text=True)
+    assert "Locating template 'authui/signout.html'" in caplog.text
