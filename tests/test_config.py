@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 from dataclasses import dataclass
 
@@ -332,3 +333,22 @@ def test_validate_config_refuses_an_untrusted_host_at_start_up() -> None:
         validate_config(
             set_env_defaults({"AUTH_SECRET": SECRET}, AuthConfig(providers=[CREDENTIALS]))
         )
+
+
+async def test_the_core_completes_a_configuration_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``Auth(request, config)`` alone reads ``AUTH_SECRET`` and ``AUTH_URL``, as every
+    integration does: no ``set_env_defaults`` call is needed, and what it resolves to is
+    kept on the configuration object."""
+    monkeypatch.setenv("AUTH_SECRET", SECRET)
+    monkeypatch.setenv("AUTH_URL", "https://app.example.com/account/auth")
+    config = AuthConfig(providers=[CREDENTIALS])
+    client = AuthClient(config, origin="https://app.example.com", base_path="/account/auth")
+    providers = await client.get("providers")
+    assert providers.status == 200
+    assert json.loads(providers.body)["credentials"]["signinUrl"] == (
+        "https://app.example.com/account/auth/signin/credentials"
+    )
+    assert config.resolved is not None
+    assert config.resolved.config.secret == [SECRET]
