@@ -28,6 +28,7 @@ WarningCode = Literal[
     "weak-secret",
     "console-email",
     "any-host-trusted",
+    "config-rebuilt",
 ]
 
 WARNING_TEXT: dict[str, str] = {
@@ -49,6 +50,9 @@ WARNING_TEXT: dict[str, str] = {
     "emails and redirects are built from whatever Host the client sends, so anyone can have a "
     "sign-in link for your users point at their own server. Set AUTH_URL to the public URL, or "
     "list your hosts in AUTH_TRUSTED_HOSTS.",
+    "config-rebuilt": "The configuration function returns a new AuthConfig for request after "
+    "request. Each new object is resolved anew (page renderer, adapter, caches) and starts its "
+    "in-process sign-in throttle counts from zero. Return the same object for the same tenant.",
 }
 
 

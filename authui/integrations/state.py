@@ -26,6 +26,11 @@ from authui.options import aclose, resolve
 ConfigSource = AuthConfig | Callable[[Any], AuthConfig | Awaitable[AuthConfig]]
 """A configuration, or a function of the request returning one (sync or async)."""
 
+REBUILT_AFTER = 10
+"""How many configurations a lazy source may return and drop (made for one request, then
+gone) before the ``config-rebuilt`` warning: an app that keeps one object per tenant drops
+none, however many tenants it has."""
+
 
 def base_path_for(source: ConfigSource, base_path: str | None = None) -> str:
     """The base path an integration serves: ``base_path`` if given, else the static
@@ -61,6 +66,8 @@ class Integration:
         default_factory=weakref.WeakKeyDictionary, repr=False
     )
     _served: weakref.WeakSet[AuthConfig] = field(default_factory=weakref.WeakSet, repr=False)
+    _made: int = field(default=0, repr=False)
+    """How many distinct configuration objects a lazy source has returned."""
 
     @property
     def static(self) -> AuthConfig | None:
@@ -75,7 +82,11 @@ class Integration:
             return self.prepare(source)
         result = source(request)
         config = self.prepare(await result if isinstance(result, Awaitable) else result)
-        self._served.add(config)
+        if config not in self._served:
+            self._served.add(config)
+            self._made += 1
+            if self._made - len(self._served) >= REBUILT_AFTER:
+                resolve(config).logger.warn("config-rebuilt")
         return config
 
     def prepare(self, config: AuthConfig) -> AuthConfig:

@@ -5,6 +5,7 @@ closes the adapter it made from a URL once, at shutdown."""
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -178,3 +179,30 @@ async def test_starlette_and_fastapi(census: Census, make: Callable[..., Any]) -
             assert (await client.get("/dependency")).json()["session"]["user"]["name"]
     assert len(census.builds) == 1
     assert (census.adapters, census.closes) == (1, 1)
+
+
+async def test_a_configuration_function_building_one_per_request_is_warned_of(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Each new object is resolved anew (and counts sign-in attempts from zero): after ten
+    dropped ones, one warning says to keep one object per tenant."""
+    app = Quart(__name__)
+    AuthUI(app, lambda request: make_config(), base_path="/auth")
+    client = app.test_client()
+    for _ in range(12):
+        assert (await client.get("/auth/session")).status_code == 200
+        gc.collect()  # the dropped configuration is gone, as it soon is in a server
+    assert caplog.text.count("[auth][warn][config-rebuilt]") == 1
+
+
+async def test_one_configuration_per_tenant_is_not_warned_of(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    tenants = {f"t{n}": make_config() for n in range(30)}
+    app = Quart(__name__)
+    AuthUI(app, lambda request: tenants[request.args["tenant"]], base_path="/auth")
+    client = app.test_client()
+    for tenant in [*tenants, *tenants]:
+        assert (await client.get(f"/auth/session?tenant={tenant}")).status_code == 200
+        gc.collect()
+    assert "config-rebuilt" not in caplog.text
