@@ -54,10 +54,8 @@ class JWTExpired(JWTDecodeError):
 
 
 def _secrets(secret: Secret) -> list[str]:
-    keys = [secret] if isinstance(secret, str) else list(secret)
-    if not keys or not all(keys):
-        raise MissingSecret("A secret is required to encode or decode session tokens")
-    return keys
+    """One secret or a list of them, as a list (``KeyRing`` refuses an empty one)."""
+    return [secret] if isinstance(secret, str) else list(secret)
 
 
 def derive_key(secret: str, salt: str, enc: str = ENC) -> bytes:
@@ -131,7 +129,7 @@ class KeyRing:
         """
         if not token:
             return None
-        _newest(self.secrets)
+        _newest(self.secrets)  # MissingSecret before anything is decrypted
         try:
             claims = self._payload(token, salt).claims()
         except JWTDecodeError:
@@ -201,6 +199,11 @@ so a configuration needs a handful."""
 
 
 def _newest(secrets: Sequence[str]) -> str:
+    """The secret tokens are made with.
+
+    Raises:
+        MissingSecret: There is none, or one of them is empty.
+    """
     if not secrets or not all(secrets):
         raise MissingSecret("A secret is required to encode or decode session tokens")
     return secrets[0]
