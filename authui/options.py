@@ -30,6 +30,7 @@ from authui.logger import FilteredLogger, FullLogger, StandardLogger, show_debug
 from authui.oauth.discovery import DiscoveryCache
 from authui.pages import PageRenderer
 from authui.pages.packs import UnknownThemePack
+from authui.pending import PendingWrites
 from authui.providers.base import Provider
 from authui.throttle import LocalCounter
 from authui.urls import default_redirect, origin_of
@@ -66,6 +67,8 @@ class Options:
     """OpenID discovery documents and key sets fetched for the providers."""
     local_counts: LocalCounter
     """Throttle counts kept in this process (without the adapter's shared counters)."""
+    pending: PendingWrites
+    """Writes requests started and did not wait for (a database session's new expiry)."""
 
     @property
     def static_error(self) -> AuthError | None:
@@ -200,6 +203,7 @@ def _build(config: AuthConfig) -> Options:
         key_ring=KeyRing(keys, cache_size=DECRYPTED_CACHE_SIZE),
         discovery=DiscoveryCache(),
         local_counts=LocalCounter(),
+        pending=PendingWrites(),
     )
 
 
@@ -239,13 +243,17 @@ def _reporting_all(errors: list[AuthError]) -> AuthError:
 
 
 async def aclose(config: AuthConfig) -> None:
-    """Close what authui opened for ``config``: the adapter it made from a URL.
+    """Finish what ``config``'s requests left pending (``authui.pending``) and close what
+    authui opened for it: the adapter it made from a URL.
 
     An adapter object you passed in is yours to close; integrations call this when the
     app stops.
     """
     options = config.resolved
-    if not isinstance(options, Options) or not isinstance(config.adapter, str):
+    if not isinstance(options, Options):
+        return
+    await options.pending.wait()
+    if not isinstance(config.adapter, str):
         return
     close = getattr(options.config.adapter, "close", None)
     if close is not None:

@@ -128,9 +128,19 @@ def _row(table: str, stack: str, endpoint: str, measure: Measure, base: dict[str
     return Row(table, stack, endpoint, measure, overhead(measure, hello), cpu)
 
 
+DATABASES = {
+    "SQLite": None,
+    "PostgreSQL": sessions.PG_URL,
+    "MariaDB": sessions.MARIADB_URL,
+    "Redis": sessions.REDIS_URL,
+}
+"""The database sessions' stores; Auth.js is measured on PostgreSQL, whose figure every
+authui store is compared with."""
+AUTHJS_DATABASE = "session check (PostgreSQL)"
+
+
 def database_rows(options: Options, base: dict[str, Measure]) -> Iterator[Row]:
-    databases = {"SQLite": None, "PostgreSQL": sessions.PG_URL, "Redis": sessions.REDIS_URL}
-    for name, url in databases.items():
+    for name, url in DATABASES.items():
         for stack in (QUART, STARLETTE, AUTHJS):
             if stack == AUTHJS and name != "PostgreSQL":
                 continue  # Auth.js is measured on PostgreSQL (@auth/pg-adapter)
@@ -146,6 +156,9 @@ async def _prepare(name: str, url: str | None) -> tuple[str, str]:
         await sessions.reset_pg()
         adapter = sessions.pg_adapter()
         database = sessions.PG_URL
+    elif name == "MariaDB":
+        adapter = await sessions.fresh_mariadb()
+        database = sessions.MARIADB_URL
     elif name == "Redis":
         from redis.asyncio import Redis
 
@@ -188,8 +201,8 @@ def sign_in_rows(options: Options) -> Iterator[Row]:
 
 
 def scale_rows(options: Options) -> Iterator[Row]:
-    """The PostgreSQL session check with 1,000 and 100,000 stored sessions."""
-    counts = (1_000, 10_000) if options.smoke else (1_000, 100_000)
+    """The PostgreSQL session check with 1,000, 100,000 and 1,000,000 stored sessions."""
+    counts = (1_000, 10_000) if options.smoke else (1_000, 100_000, 1_000_000)
     for count in counts:
         cookie = asyncio.run(_many_sessions(count))
         with running(auth_spec(STARLETTE, "database", sessions.PG_URL)) as server:
@@ -244,11 +257,15 @@ def ratio_rows(rows: list[Row]) -> list[Ratio]:
     found = []
     for row in rows:
         peer = authjs.get((row.table, row.endpoint))
+        endpoint = row.endpoint
+        if peer is None and row.table == "database sessions":
+            peer = authjs.get((row.table, AUTHJS_DATABASE))
+            endpoint = f"{row.endpoint} ÷ Auth.js on PostgreSQL"
         if row.stack == AUTHJS or peer is None:
             continue
         found.append(
             (
-                row.endpoint,
+                endpoint,
                 row.stack,
                 row.measure.rps / peer.measure.rps,
                 row.overhead_us,

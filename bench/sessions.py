@@ -17,6 +17,8 @@ from authui.adapters import AdapterSession, AdapterUser
 
 PG_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 PG_SCHEMA = "authui_bench"
+MARIADB_DATABASE = "authui_bench"
+MARIADB_URL = f"mysql+asyncmy://root@127.0.0.1:3306/{MARIADB_DATABASE}"
 REDIS_URL = "redis://127.0.0.1:6379/15"
 USER = AdapterUser(id="1", email="bench@example.com", name="Bench User")
 SESSION_COOKIE = "authjs.session-token"
@@ -68,9 +70,25 @@ async def reset_pg() -> None:
     await adapter.close()
 
 
+async def fresh_mariadb() -> Any:
+    """A fresh ``authui_bench`` database in MariaDB with authui's tables; its adapter."""
+    import sqlalchemy
+
+    from authui.adapters.sqlalchemy import SQLAlchemyAdapter
+
+    server = SQLAlchemyAdapter(MARIADB_URL.rsplit("/", 1)[0] + "/test")
+    async with server.engine.begin() as conn:
+        await conn.execute(sqlalchemy.text(f"DROP DATABASE IF EXISTS {MARIADB_DATABASE}"))
+        await conn.execute(sqlalchemy.text(f"CREATE DATABASE {MARIADB_DATABASE}"))
+    await server.close()
+    adapter = SQLAlchemyAdapter(MARIADB_URL)
+    await adapter.create_all()
+    return adapter
+
+
 async def stored_session(adapter: Any, extra_sessions: int = 0) -> str:
     """Store the bench user and a session (plus ``extra_sessions`` others, in bulk, on
-    SQL); the ``Cookie`` header carrying it."""
+    PostgreSQL); the ``Cookie`` header carrying it."""
     if await adapter.get_user(USER.id) is None:
         await adapter.create_user(USER)
     expires = dt.datetime.now(dt.UTC) + dt.timedelta(days=30)
@@ -83,14 +101,18 @@ async def stored_session(adapter: Any, extra_sessions: int = 0) -> str:
 
 
 async def _bulk_sessions(adapter: Any, count: int, expires: dt.datetime) -> None:
-    tables = adapter.tables
-    rows = [
-        {"session_token": secrets.token_hex(32), "user_id": USER.id, "expires": expires}
-        for _ in range(count)
-    ]
+    """``count`` sessions of the bench user in one ``INSERT … SELECT`` over PostgreSQL's
+    ``generate_series`` (random 64-hex-digit tokens), then ``ANALYZE``."""
+    from sqlalchemy import Text, func, insert, literal, select, text
+
+    sessions = adapter.tables.sessions
+    number = func.generate_series(1, count).column_valued("n")
+    token = func.md5(func.random().cast(Text)).concat(func.md5(number.cast(Text)))
+    rows = select(token, literal(USER.id), literal(expires, sessions.c.expires.type))
+    columns = [sessions.c.session_token, sessions.c.user_id, sessions.c.expires]
     async with adapter.engine.begin() as conn:
-        for start in range(0, count, 10_000):
-            await conn.execute(tables.sessions.insert(), rows[start : start + 10_000])
+        await conn.execute(insert(sessions).from_select(columns, rows))
+        await conn.execute(text(f"ANALYZE {PG_SCHEMA}.sessions"))
 
 
 def rotating_tokens_script(folder: Path, secret: str) -> Path:

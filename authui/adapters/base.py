@@ -272,6 +272,8 @@ class AdapterCalls:
     def __init__(self, adapter: object, logger: Logger):
         self._adapter = adapter
         self._logger = logger
+        # A FilteredLogger says whether it keeps debug messages: when not, none is built.
+        self._debug = bool(getattr(logger, "debug_enabled", True))
 
     def has(self, method: str) -> bool:
         """Whether the adapter implements ``method``."""
@@ -284,7 +286,8 @@ class AdapterCalls:
                 f"The adapter {type(self._adapter).__name__} has no {method}(), "
                 f"which {needed_for} needs"
             )
-        self._logger.debug(f"adapter_{method}", {"args": [type(a).__name__ for a in args]})
+        if self._debug:
+            self._logger.debug(f"adapter_{method}", {"args": [type(a).__name__ for a in args]})
         try:
             return await function(*args)
         except Exception as exc:

@@ -64,42 +64,60 @@ def load_record(cls: type[R], text: str | None) -> R | None:
     data = json.loads(text)
     if not isinstance(data, dict):
         raise TypeError(f"expected a JSON object, got {text!r}")
-    hints = _hints(cls)
-    values = {
-        field.name: _check(field.name, hints[field.name], data.get(authjs_name(field.name)))
-        for field in dataclasses.fields(cls)  # type: ignore[arg-type]
-    }
+    values = {field.name: field.check(data.get(field.key)) for field in _fields(cls)}
     return cls(**values)
 
 
-_HINTS: dict[object, dict[str, Any]] = {}
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Field:
+    """A record field as ``load_record`` reads it: its JSON key and its annotation taken
+    apart once per record class."""
 
+    name: str
+    key: str
+    optional: bool
+    expected: Any
+    choices: tuple[object, ...] | None  # a ``Literal``'s values
 
-def _hints(cls: object) -> dict[str, Any]:
-    hints = _HINTS.get(cls)
-    if hints is None:
-        hints = _HINTS[cls] = get_type_hints(cls)
-    return hints
-
-
-def _check(name: str, hint: Any, value: object) -> object:
-    args = get_args(hint)
-    optional = get_origin(hint) in (Union, types.UnionType) and type(None) in args
-    expected = next(a for a in args if a is not type(None)) if optional else hint
-    if value is None:
-        if optional:
-            return None
-        raise TypeError(f"{name}: missing")
-    if expected is datetime:
-        if not isinstance(value, str):
-            raise TypeError(f"{name}: expected an ISO 8601 date, got {value!r}")
-        return utc(datetime.fromisoformat(value))
-    if get_origin(expected) is Literal:
-        if value not in get_args(expected):
-            raise TypeError(f"{name}: expected one of {get_args(expected)}, got {value!r}")
+    def check(self, value: object) -> object:
+        name, expected = self.name, self.expected
+        if value is None:
+            if self.optional:
+                return None
+            raise TypeError(f"{name}: missing")
+        if expected is datetime:
+            if not isinstance(value, str):
+                raise TypeError(f"{name}: expected an ISO 8601 date, got {value!r}")
+            return utc(datetime.fromisoformat(value))
+        if self.choices is not None:
+            if value not in self.choices:
+                raise TypeError(f"{name}: expected one of {self.choices}, got {value!r}")
+            return value
+        if expected is int and isinstance(value, bool):
+            raise TypeError(f"{name}: expected an integer, got {value!r}")
+        if not isinstance(value, expected):
+            raise TypeError(f"{name}: expected {expected.__name__}, got {value!r}")
         return value
-    if expected is int and isinstance(value, bool):
-        raise TypeError(f"{name}: expected an integer, got {value!r}")
-    if not isinstance(value, expected):
-        raise TypeError(f"{name}: expected {expected.__name__}, got {value!r}")
-    return value
+
+
+_FIELDS: dict[object, tuple[_Field, ...]] = {}
+
+
+def _fields(cls: object) -> tuple[_Field, ...]:
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = _taken_apart(cls)
+    return found
+
+
+def _taken_apart(cls: Any) -> tuple[_Field, ...]:
+    hints = get_type_hints(cls)
+    fields = []
+    for field in dataclasses.fields(cls):
+        hint = hints[field.name]
+        args = get_args(hint)
+        optional = get_origin(hint) in (Union, types.UnionType) and type(None) in args
+        expected = next(a for a in args if a is not type(None)) if optional else hint
+        choices = get_args(expected) if get_origin(expected) is Literal else None
+        fields.append(_Field(field.name, authjs_name(field.name), optional, expected, choices))
+    return tuple(fields)

@@ -1,19 +1,22 @@
 """Database sessions: the cookie holds a random session token; the session is a row.
 
-One adapter round trip per session check (``get_session_and_user``); the expiry is pushed
-out at most once per ``update_age`` (a second call, ``update_session``, only then); an
-expired session is deleted; the cookie is re-set with a fresh expiry on every check.
+One adapter round trip per session check (``get_session_and_user``), which reads the row
+anew every time: a session deleted by any process (a sign-out, a revocation) is gone for
+the next request everywhere. The stored expiry is pushed out at most once per
+``update_age``, by an ``update_session`` the check does not wait for (``authui.pending``),
+and the cookie is re-set with the new expiry then (and on an update), so that it expires
+with the stored session; an expired session is deleted.
 """
 
 from __future__ import annotations
 
 import uuid
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from authui.adapters.base import AdapterSession, AdapterUser, require_adapter, user_record
-from authui.callbacks import emit, invoke
+from authui.callbacks import default_session, emit, invoke
 from authui.context import Context
 from authui.cookies import Cookie
 from authui.dates import in_seconds, now, to_iso
@@ -42,6 +45,18 @@ async def store_new_user(ctx: Context, user: AdapterUser) -> dict[str, Any]:
     record = user_record(stored)
     await emit(ctx.options.config.events.create_user, ctx.options.logger, user=record)
     return record
+
+
+def _push_out(ctx: Context, token: str, expires: datetime) -> None:
+    """Store the session's new expiry after the answer (``authui.pending``): the check
+    does not wait for it, and one that fails leaves the stored expiry due, so the next
+    check tries again."""
+    adapter = require_adapter(ctx.options.adapter, NEEDED_FOR)
+
+    async def write() -> None:
+        await adapter.call("update_session", NEEDED_FOR, token, expires)
+
+    ctx.options.pending.start(token, write, ctx.options.logger)
 
 
 class DatabaseSessions:
@@ -83,18 +98,21 @@ class DatabaseSessions:
             max_age = options.config.session.max_age
             update_age = options.config.session.update_age
             expires = in_seconds(max_age)
-            if session.expires - timedelta(seconds=max_age - update_age) <= now():
-                await adapter.call("update_session", NEEDED_FOR, token, expires)
+            due = session.expires - timedelta(seconds=max_age - update_age) <= now()
+            if due:
+                _push_out(ctx, token, expires)
             if claims:
                 user = await adapter.call("update_user", "the new-user page", user.id, claims)
-            extra: dict[str, Any] = {"trigger": "update"} if is_update else {}
-            payload = await invoke(
-                options.session_callback,
-                session={"user": user_json(user), "expires": to_iso(session.expires)},
-                user=user,
-                new_session=new_session,
-                **extra,
-            )
+            payload: Any = {"user": user_json(user), "expires": to_iso(session.expires)}
+            if options.session_callback is not default_session:
+                extra: dict[str, Any] = {"trigger": "update"} if is_update else {}
+                payload = await invoke(
+                    options.session_callback,
+                    session=payload,
+                    user=user,
+                    new_session=new_session,
+                    **extra,
+                )
         except ServiceUnavailable:
             raise
         except AdapterError as exc:
@@ -103,10 +121,11 @@ class DatabaseSessions:
         except Exception as exc:
             options.logger.error(SessionTokenError(cause={"err": exc}))
             return None, []
-        option = ctx.cookies.session_token
-        cookie = Cookie(option.name, token, replace(option.options, expires=expires))
         await emit(options.config.events.session, options.logger, session=payload)
-        return payload, [cookie]
+        if not (due or is_update or claims):
+            return payload, []  # the cookie already expires with the stored session
+        option = ctx.cookies.session_token
+        return payload, [Cookie(option.name, token, replace(option.options, expires=expires))]
 
     async def create(
         self,

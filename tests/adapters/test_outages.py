@@ -27,7 +27,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import asyncmy.errors
-import asyncpg.exceptions  # type: ignore[import-untyped]
+import asyncpg.exceptions
 import pytest
 import redis.exceptions
 from redis.asyncio import Redis

@@ -97,9 +97,9 @@ async def test_wrong_passwords_through_two_processes_on_postgres(
     postgres_url: str, pg_schema: str
 ) -> None:
     env = server_env(
-        AUTHUI_SHARED_ADAPTER="postgres",
-        AUTHUI_SHARED_POSTGRES_URL=postgres_url,
-        AUTHUI_SHARED_POSTGRES_SCHEMA=pg_schema,
+        AUTHUI_SHARED_ADAPTER="sql",
+        AUTHUI_SHARED_DATABASE_URL=postgres_url,
+        AUTHUI_SHARED_SQL_SCHEMA=pg_schema,
     )
     with asgi_servers(APP, 2, env) as (a, b):
         await guess(a, b)

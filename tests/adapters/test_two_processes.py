@@ -1,13 +1,17 @@
 """Two server processes, one database: a session made by one is used and ended by the
-other.
+other, and a session revoked in the database is gone for both at their next request.
 
 Two hypercorn processes of ``tests.peers.shared_app`` (each on a pre-bound free port of
-127.0.0.1, like the e2e launcher) share one store: a PostgreSQL schema of this module's own
-(tables made by ``SQLAlchemyAdapter.create_all``), or a fresh Redis key prefix. One httpx
-client (its cookie jar is per host, and both servers are 127.0.0.1) signs in through
-process A, reads the session through process B (``/me`` and ``/auth/session``), signs out
-through B, and then A no longer knows the session. The session row (or key) is read
-straight from the store after sign-in and after sign-out.
+127.0.0.1, like the e2e launcher) share one store: tables of this test's own (made by
+``SQLAlchemyAdapter.create_all``) in PostgreSQL, MariaDB or a SQLite file, or a fresh
+Redis key prefix. One httpx client (its cookie jar is per host, and both servers are
+127.0.0.1) signs in through process A, reads the session through process B (``/me`` and
+``/auth/session``), signs out through B, and then A no longer knows the session. The
+session row (or key) is read straight from the store after sign-in and after sign-out.
+
+Revocation: once both processes have answered a session (so anything either kept would
+be warm), the test deletes it in the store, as an operator's tool would; the next request
+to each process finds no session. Nothing of a session is kept between requests.
 """
 
 from __future__ import annotations
@@ -16,13 +20,15 @@ import json
 import os
 import secrets
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 
 import httpx
 import pytest
 from redis.asyncio import Redis
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from authui.adapters.sql.schema import to_utc
 from authui.adapters.sqlalchemy import SQLAlchemyAdapter, SQLNaming
@@ -31,9 +37,6 @@ from tests.peers.servers import asgi_servers
 
 APP = "tests.peers.shared_app:app"
 SESSION_COOKIE = "authjs.session-token"
-
-StoredExpiry = Callable[[str], Awaitable[datetime | None]]
-"""The stored expiry of the session with this token, or ``None`` when there is none."""
 
 
 # The servers ----------------------------------------------------------------------------
@@ -52,39 +55,122 @@ def server_env(**settings: str) -> dict[str, str]:
 # The stores -----------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def pg_schema(postgres_url: str) -> Iterator[str]:
-    """A PostgreSQL schema of this module's own with authui's tables in it."""
-    with fresh_schema(postgres_url, "authui_2p_") as schema:
+StoredExpiry = Callable[[str], Awaitable[datetime | None]]
+"""The stored expiry of the session with this token, or ``None`` when there is none."""
 
-        async def create() -> None:
-            async with SQLAlchemyAdapter(postgres_url, naming=SQLNaming(schema=schema)) as adapter:
-                await adapter.create_all()
 
-        run_isolated(create)
-        yield schema
+@dataclass
+class Store:
+    """A store both processes use: their settings, and the test's own access to it."""
+
+    env: dict[str, str]
+    stored_expiry: StoredExpiry
+    revoke: Callable[[str], Awaitable[None]]
+    """Delete the session with this token in the store itself."""
+    has_user: Callable[[str], Awaitable[bool]]
+    """Whether a user with this email is stored."""
+
+
+def sql_store(adapter: SQLAlchemyAdapter, env: dict[str, str]) -> Store:
+    sessions = adapter.tables.sessions
+
+    async def stored_expiry(token: str) -> datetime | None:
+        async with adapter.engine.connect() as conn:
+            query = select(sessions.c.expires).where(sessions.c.session_token == token)
+            expires: datetime | None = (await conn.execute(query)).scalar_one_or_none()
+            return expires
+
+    async def revoke(token: str) -> None:
+        async with adapter.engine.begin() as conn:
+            await conn.execute(delete(sessions).where(sessions.c.session_token == token))
+
+    async def has_user(email: str) -> bool:
+        return await adapter.get_user_by_email(email) is not None
+
+    return Store(server_env(AUTHUI_SHARED_ADAPTER="sql", **env), stored_expiry, revoke, has_user)
 
 
 @pytest.fixture
-async def pg_adapter(postgres_url: str, pg_schema: str) -> AsyncIterator[SQLAlchemyAdapter]:
-    """The test's own view of the shared tables."""
-    async with SQLAlchemyAdapter(postgres_url, naming=SQLNaming(schema=pg_schema)) as adapter:
-        yield adapter
+async def sql_tables(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    """Tables of this test's own in the database ``request.param`` names."""
+    kind = request.param
+    schema = prefix = ""
+    if kind == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'shared.db'}"
+    elif kind == "mariadb":
+        url = request.getfixturevalue("mariadb_url")
+        prefix = f"t2p_{uuid.uuid4().hex[:8]}_"
+    else:
+        url = request.getfixturevalue("postgres_url")
+        with fresh_schema(url, "authui_2p_") as made:
+            schema = made
+            async for store in _sql_store(url, schema, prefix):
+                yield store
+        return
+    async for store in _sql_store(url, schema, prefix):
+        yield store
+
+
+async def _sql_store(url: str, schema: str, prefix: str) -> AsyncIterator[Store]:
+    naming = SQLNaming(schema=schema or None).prefixed(prefix)
+
+    async def create() -> None:
+        async with SQLAlchemyAdapter(url, naming=naming) as adapter:
+            await adapter.create_all()
+
+    run_isolated(create)
+    env = {
+        "AUTHUI_SHARED_DATABASE_URL": url,
+        "AUTHUI_SHARED_SQL_SCHEMA": schema,
+        "AUTHUI_SHARED_SQL_PREFIX": prefix,
+    }
+    async with SQLAlchemyAdapter(url, naming=naming) as adapter:
+        try:
+            yield sql_store(adapter, env)
+        finally:
+            if prefix:
+                await adapter.drop_all()
 
 
 @pytest.fixture
-async def redis_client(redis_url: str) -> AsyncIterator[Redis]:
+async def redis_store(redis_url: str) -> AsyncIterator[Store]:
+    """A fresh key prefix in Redis; its keys are deleted afterwards."""
+    prefix = f"authui-test:{uuid.uuid4().hex}:"
     client = Redis.from_url(redis_url, socket_connect_timeout=2, socket_timeout=10)
+
+    async def stored_expiry(token: str) -> datetime | None:
+        stored = await client.get(f"{prefix}session:{token}")
+        return None if stored is None else to_utc(json.loads(stored)["expires"])
+
+    async def revoke(token: str) -> None:
+        await client.delete(f"{prefix}session:{token}")
+
+    async def has_user(email: str) -> bool:
+        return await client.get(f"{prefix}user-by-email:{email}") is not None
+
+    env = server_env(
+        AUTHUI_SHARED_ADAPTER="redis",
+        AUTHUI_SHARED_REDIS_URL=redis_url,
+        AUTHUI_SHARED_REDIS_PREFIX=prefix,
+    )
     try:
-        yield client
+        yield Store(env, stored_expiry, revoke, has_user)
     finally:
+        keys = [key async for key in client.scan_iter(match=f"{prefix}*")]
+        if keys:
+            await client.delete(*keys)
         await client.aclose()
+
+
+SQL_DATABASES = ["sqlite", "postgresql", "mariadb"]
 
 
 # The scenario ---------------------------------------------------------------------------
 
 
-async def sign_in_use_and_sign_out(a: str, b: str, stored_expiry: StoredExpiry) -> None:
+async def sign_in_use_and_sign_out(
+    a: str, b: str, stored_expiry: Callable[[str], Awaitable[datetime | None]]
+) -> None:
     """Sign in through ``a``, use the session through ``b``, sign out through ``b``; ``a``
     then sees no session, even with the old cookie."""
     async with httpx.AsyncClient(timeout=10) as browser:
@@ -133,45 +219,52 @@ async def sign_in_use_and_sign_out(a: str, b: str, stored_expiry: StoredExpiry) 
         assert (await old.get(f"{a}/me", headers={"accept": "application/json"})).status_code == 401
 
 
-async def test_postgres_session_moves_between_processes(
-    postgres_url: str, pg_schema: str, pg_adapter: SQLAlchemyAdapter
+async def sign_in(browser: httpx.AsyncClient, server: str) -> str:
+    """Sign in through ``server``; the session token."""
+    csrf = (await browser.get(f"{server}/auth/csrf")).json()["csrfToken"]
+    form = {"csrfToken": csrf, "username": "ada", "password": "correct horse"}
+    signed_in = await browser.post(f"{server}/auth/callback/credentials", data=form)
+    assert signed_in.status_code == 302, signed_in.text
+    token = browser.cookies.get(SESSION_COOKIE)
+    assert token
+    return token
+
+
+async def revoked_in_the_store(a: str, b: str, store: Store) -> None:
+    """Both processes answer the session; it is deleted in the store; both then answer
+    none, on ``/auth/session`` and on a signed-in-only page."""
+    async with httpx.AsyncClient(timeout=10) as browser:
+        token = await sign_in(browser, a)
+        for server in (a, b, a, b):
+            session = (await browser.get(f"{server}/auth/session")).json()
+            assert session is not None, server
+            assert session["user"]["name"] == "Ada Lovelace"
+        await store.revoke(token)
+        assert await store.stored_expiry(token) is None
+        for server in (a, b):
+            answer = await browser.get(f"{server}/auth/session")
+            assert (answer.status_code, answer.json()) == (200, None), server
+        browser.cookies.set(SESSION_COOKIE, token)  # a client that keeps the old cookie
+        for server in (a, b):
+            refused = await browser.get(f"{server}/me", headers={"accept": "application/json"})
+            assert refused.status_code == 401, server
+
+
+async def run_both(store: Store) -> None:
+    with asgi_servers(APP, 2, store.env) as (a, b):
+        await sign_in_use_and_sign_out(a, b, store.stored_expiry)
+        await revoked_in_the_store(a, b, store)
+    assert await store.has_user("ada@example.com"), "the user was not stored"
+
+
+@pytest.mark.parametrize("sql_tables", SQL_DATABASES, indirect=True)
+async def test_sql_session_moves_between_processes_and_revocation_reaches_both(
+    sql_tables: Store,
 ) -> None:
-    sessions = pg_adapter.tables.sessions
-
-    async def stored_expiry(token: str) -> datetime | None:
-        async with pg_adapter.engine.connect() as conn:
-            query = select(sessions.c.expires).where(sessions.c.session_token == token)
-            expires: datetime | None = (await conn.execute(query)).scalar_one_or_none()
-            return expires
-
-    env = server_env(
-        AUTHUI_SHARED_ADAPTER="postgres",
-        AUTHUI_SHARED_POSTGRES_URL=postgres_url,
-        AUTHUI_SHARED_POSTGRES_SCHEMA=pg_schema,
-    )
-    with asgi_servers(APP, 2, env) as (a, b):
-        await sign_in_use_and_sign_out(a, b, stored_expiry)
-    user = await pg_adapter.get_user_by_email("ada@example.com")
-    assert user is not None, "the user was not stored"
+    await run_both(sql_tables)
 
 
-async def test_redis_session_moves_between_processes(redis_client: Redis, redis_url: str) -> None:
-    prefix = f"authui-test:{uuid.uuid4().hex}:"
-
-    async def stored_expiry(token: str) -> datetime | None:
-        stored = await redis_client.get(f"{prefix}session:{token}")
-        return None if stored is None else to_utc(json.loads(stored)["expires"])
-
-    env = server_env(
-        AUTHUI_SHARED_ADAPTER="redis",
-        AUTHUI_SHARED_REDIS_URL=redis_url,
-        AUTHUI_SHARED_REDIS_PREFIX=prefix,
-    )
-    try:
-        with asgi_servers(APP, 2, env) as (a, b):
-            await sign_in_use_and_sign_out(a, b, stored_expiry)
-        assert await redis_client.get(f"{prefix}user-by-email:ada@example.com") is not None
-    finally:
-        keys = [key async for key in redis_client.scan_iter(match=f"{prefix}*")]
-        if keys:
-            await redis_client.delete(*keys)
+async def test_redis_session_moves_between_processes_and_revocation_reaches_both(
+    redis_store: Store,
+) -> None:
+    await run_both(redis_store)

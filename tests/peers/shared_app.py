@@ -5,9 +5,11 @@
 session between them. Sign in as ``ada`` / ``correct horse``; sessions are database
 sessions in the adapter the environment names:
 
-- ``AUTHUI_SHARED_ADAPTER``: ``postgres`` or ``redis``;
-- ``postgres``: ``AUTHUI_SHARED_POSTGRES_URL`` (a SQLAlchemy URL) and
-  ``AUTHUI_SHARED_POSTGRES_SCHEMA`` (where the tables are; ``create_all`` them first);
+- ``AUTHUI_SHARED_ADAPTER``: ``sql`` or ``redis``;
+- ``sql``: ``AUTHUI_SHARED_DATABASE_URL`` (a SQLAlchemy URL: PostgreSQL, MariaDB or a
+  SQLite file), with ``AUTHUI_SHARED_SQL_SCHEMA`` and ``AUTHUI_SHARED_SQL_PREFIX`` (a
+  schema and a table-name prefix, both optional) saying where the tables are
+  (``create_all`` them first);
 - ``redis``: ``AUTHUI_SHARED_REDIS_URL`` and ``AUTHUI_SHARED_REDIS_PREFIX``;
 - ``AUTH_SECRET`` (and ``AUTH_TRUST_HOST``) as for any authui app.
 
@@ -42,13 +44,14 @@ async def authorize(credentials: dict[str, Any]) -> dict[str, Any] | None:
 def make_adapter() -> SQLAlchemyAdapter | RedisAdapter:
     """The adapter ``AUTHUI_SHARED_ADAPTER`` names, configured from the environment."""
     kind = os.environ.get("AUTHUI_SHARED_ADAPTER")
-    if kind == "postgres":
-        naming = SQLNaming(schema=os.environ["AUTHUI_SHARED_POSTGRES_SCHEMA"])
-        return SQLAlchemyAdapter(os.environ["AUTHUI_SHARED_POSTGRES_URL"], naming=naming)
+    if kind == "sql":
+        naming = SQLNaming(schema=os.environ.get("AUTHUI_SHARED_SQL_SCHEMA") or None)
+        naming = naming.prefixed(os.environ.get("AUTHUI_SHARED_SQL_PREFIX", ""))
+        return SQLAlchemyAdapter(os.environ["AUTHUI_SHARED_DATABASE_URL"], naming=naming)
     if kind == "redis":
         prefix = os.environ["AUTHUI_SHARED_REDIS_PREFIX"]
         return RedisAdapter(os.environ["AUTHUI_SHARED_REDIS_URL"], prefix=prefix)
-    raise RuntimeError(f"AUTHUI_SHARED_ADAPTER must be postgres or redis, not {kind!r}")
+    raise RuntimeError(f"AUTHUI_SHARED_ADAPTER must be sql or redis, not {kind!r}")
 
 
 adapter = make_adapter()
@@ -85,7 +88,4 @@ async def served_by(response: Response) -> Response:
 
 @app.after_serving
 async def close_adapter() -> None:
-    if isinstance(adapter, RedisAdapter):
-        await adapter.close()
-    else:
-        await adapter.close()
+    await adapter.close()

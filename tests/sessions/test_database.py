@@ -3,6 +3,7 @@ the cookie re-set on each check, and how many adapter calls a session check cost
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -11,6 +12,7 @@ import pytest
 
 from authui import Callbacks, Events, SessionOptions
 from authui.adapters import AdapterSession, MemoryAdapter
+from authui.options import aclose
 from authui.testing import AuthClient
 from tests.conftest import make_config
 
@@ -93,6 +95,8 @@ async def test_expiry_is_extended_once_update_age_has_passed() -> None:
     )
     adapter.calls.clear()
     response = await client.get("session")
+    assert adapter.calls == Counter({"get_session_and_user": 1}), "the answer waited"
+    await client.config.resolved.pending.wait()
     assert adapter.calls == Counter({"get_session_and_user": 1, "update_session": 1})
     extended = adapter.sessions[token].expires
     assert abs(extended - (datetime.now(UTC) + timedelta(seconds=3600))) < timedelta(seconds=5)
@@ -101,12 +105,89 @@ async def test_expiry_is_extended_once_update_age_has_passed() -> None:
     assert "Expires=" in cookie
 
 
+def due(adapter: MemoryAdapter, token: str) -> None:
+    """Make the stored session's expiry due to be pushed out (``max_age=3600,
+    update_age=600``)."""
+    adapter.sessions[token] = AdapterSession(
+        session_token=token,
+        user_id="42",
+        expires=datetime.now(UTC) + timedelta(seconds=3600 - 601),
+    )
+
+
+async def test_a_check_with_no_expiry_to_push_out_sets_no_cookie() -> None:
+    """The cookie expires with the stored session: it is re-set when the expiry moves."""
+    adapter = MemoryAdapter()
+    client = await signed_in(adapter, session=SessionOptions(max_age=3600, update_age=600))
+    response = await client.get("session")
+    assert response.data() is not None
+    assert not [h for h in response.header_all("set-cookie") if "session-token" in h]
+
+
+async def test_a_burst_of_checks_pushes_the_expiry_out_once() -> None:
+    adapter = CountingAdapter()
+    client = await signed_in(adapter, session=SessionOptions(max_age=3600, update_age=600))
+    token = only_session(adapter).session_token
+    due(adapter, token)
+    adapter.calls.clear()
+    answers = await asyncio.gather(*(client.get("session") for _ in range(5)))
+    assert all(a.data() is not None for a in answers)
+    await client.config.resolved.pending.wait()
+    assert adapter.calls["update_session"] == 1
+
+
+async def test_a_failed_push_is_logged_and_tried_again_by_the_next_check(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    class Flaky(CountingAdapter):
+        fail = True
+
+        async def update_session(self, session_token: str, expires: datetime) -> Any:
+            if self.fail:
+                raise ConnectionError("database went away")
+            return await super().update_session(session_token, expires)
+
+    adapter = Flaky()
+    client = await signed_in(adapter, session=SessionOptions(max_age=3600, update_age=600))
+    token = only_session(adapter).session_token
+    due(adapter, token)
+    first = await client.get("session")
+    assert first.status == 200
+    assert first.data() is not None  # the answer did not wait for the write
+    await client.config.resolved.pending.wait()
+    assert "database went away" in caplog.text
+    adapter.fail = False
+    assert (await client.get("session")).data() is not None
+    await client.config.resolved.pending.wait()
+    extended = adapter.sessions[token].expires
+    assert abs(extended - (datetime.now(UTC) + timedelta(seconds=3600))) < timedelta(seconds=5)
+
+
+async def test_closing_the_configuration_waits_for_pending_writes() -> None:
+    written = asyncio.Event()
+
+    class Slow(MemoryAdapter):
+        async def update_session(self, session_token: str, expires: datetime) -> Any:
+            await asyncio.sleep(0.05)
+            written.set()
+            return await super().update_session(session_token, expires)
+
+    adapter = Slow()
+    client = await signed_in(adapter, session=SessionOptions(max_age=3600, update_age=600))
+    due(adapter, only_session(adapter).session_token)
+    await client.get("session")
+    assert not written.is_set()
+    await aclose(client.config)
+    assert written.is_set()
+
+
 async def test_update_age_zero_extends_every_time() -> None:
     adapter = CountingAdapter()
     client = await signed_in(adapter, session=SessionOptions(update_age=0))
     adapter.calls.clear()
-    await client.get("session")
-    await client.get("session")
+    for _ in range(2):
+        await client.get("session")
+        await client.config.resolved.pending.wait()
     assert adapter.calls["update_session"] == 2
 
 

@@ -4,14 +4,33 @@ Redis drops by itself at their ``expires`` (``SET … PXAT``)."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 from datetime import datetime
 
 from redis.asyncio.client import Pipeline
 
 from authui.adapters.base import AdapterSession, AdapterUser, VerificationToken
 from authui.adapters.json_records import dump_record, utc
+from authui.adapters.read_batches import ReadBatches
 from authui.adapters.redis.store import epoch_ms, load, multi, now
 from authui.adapters.redis.users import RedisUsers, normal_user
+
+# KEYS: session keys; ARGV[1]: what the key of a user starts with (``<prefix>user:``). For
+# each session, its JSON and its user's, by the session's userId (false for what is missing).
+_SESSIONS_AND_USERS = """
+local found = {}
+for i, key in ipairs(KEYS) do
+    local session = redis.call('GET', key)
+    local user = false
+    if session then
+        local user_id = cjson.decode(session)['userId']
+        if type(user_id) == 'string' then user = redis.call('GET', ARGV[1] .. user_id) end
+    end
+    found[2 * i - 1] = session
+    found[2 * i] = user
+end
+return found
+"""
 
 
 class RedisSessions(RedisUsers):
@@ -52,12 +71,32 @@ class RedisSessions(RedisUsers):
     async def get_session_and_user(
         self, session_token: str
     ) -> tuple[AdapterSession, AdapterUser] | None:
-        """The session and its user, or ``None`` if either is missing (or expired)."""
-        session = load(AdapterSession, await self._redis.get(self.session_key(session_token)))
-        if session is None:
+        """The session and its user, or ``None`` if either is missing (or expired): one
+        round trip, a Lua script that reads the session and then, by its ``userId``, the
+        user, both read anew on every call. Checks waiting at the same time share the
+        script call (``authui.adapters.read_batches``)."""
+        found = await self._session_batches.read(session_token)
+        if found is None:
             return None
-        user = await self.get_user(session.user_id)
-        return None if user is None else (session, user)
+        session = load(AdapterSession, found[0])
+        user = load(AdapterUser, found[1])
+        return None if session is None or user is None else (session, user)
+
+    @functools.cached_property
+    def _session_batches(self) -> ReadBatches[str, tuple[object, object]]:
+        script = self._redis.register_script(_SESSIONS_AND_USERS)
+        users = self.user_key("")
+
+        async def read_many(tokens: list[str]) -> dict[str, tuple[object, object]]:
+            keys = [self.session_key(token) for token in tokens]
+            found = await script(keys=keys, args=[users])
+            return {
+                token: (found[2 * n], found[2 * n + 1])
+                for n, token in enumerate(tokens)
+                if found[2 * n] is not None
+            }
+
+        return ReadBatches(read_many)
 
     async def update_session(self, session_token: str, expires: datetime) -> AdapterSession | None:
         """Move the session's expiry (and its TTL); ``None`` if there is no such session."""

@@ -4,11 +4,10 @@ own methods come from ``SQLExtensions``, the engine and transactions from ``SQLS
 from __future__ import annotations
 
 import dataclasses
-import functools
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, bindparam, delete, insert, select
+from sqlalchemy import delete, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from authui.adapters.base import (
@@ -23,6 +22,7 @@ from authui.adapters.sql.extensions import SQLExtensions
 from authui.adapters.sql.records import (
     account_from,
     authenticator_from,
+    session_and_user_from,
     session_from,
     token_from,
     user_from,
@@ -74,17 +74,6 @@ class SQLAlchemyAdapter(SQLExtensions):
     ``use_challenge`` keep ``authui_challenges`` (version 4). Creating and upgrading the
     tables runs without the statement time limit.
     """
-
-    @functools.cached_property
-    def _session_lookup(self) -> Select[Any]:
-        """The session check's query, built once (building it costs more than running it
-        through SQLAlchemy's statement cache): a session and its user by ``:token``."""
-        sessions, users = self.tables.sessions, self.tables.users
-        return (
-            select(sessions, users)
-            .join(users, users.c.id == sessions.c.user_id)
-            .where(sessions.c.session_token == bindparam("token"))
-        )
 
     # -- users ---------------------------------------------------------------------------
 
@@ -248,10 +237,12 @@ class SQLAlchemyAdapter(SQLExtensions):
     async def get_session_and_user(
         self, session_token: str
     ) -> tuple[AdapterSession, AdapterUser] | None:
-        """The session and its user in one query, or ``None``."""
-        row = await self._first(self._session_lookup, {"token": session_token})
-        sessions, users = self.tables.sessions, self.tables.users
-        return (session_from(sessions, row), user_from(users, row)) if row else None
+        """The session and its user in one query, or ``None``: on the driver's own
+        connection where the engine allows it (``authui.adapters.sql.session_reads``),
+        read anew each time."""
+        row = await self.session_read(session_token)
+        tables = self.tables
+        return session_and_user_from(tables.sessions, tables.users, row) if row else None
 
     async def update_session(self, session_token: str, expires: datetime) -> AdapterSession | None:
         """Set the session's expiry; ``None`` if there is no such session."""

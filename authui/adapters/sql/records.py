@@ -5,6 +5,7 @@ need converting."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Row, Table
@@ -16,6 +17,7 @@ from authui.adapters.base import (
     AdapterUser,
     VerificationToken,
 )
+from authui.adapters.sql.schema import to_utc
 
 
 def values_of(record: Any) -> dict[str, Any]:
@@ -56,6 +58,30 @@ def session_from(sessions: Table, row: Row[Any]) -> AdapterSession:
     return AdapterSession(
         session_token=m[c.session_token], user_id=str(m[c.user_id]), expires=m[c.expires]
     )
+
+
+def session_and_user_from(
+    sessions: Table, users: Table, row: Sequence[Any]
+) -> tuple[AdapterSession, AdapterUser]:
+    """The session check's row (the session's columns, then the user's, in table order) as
+    records, whether SQLAlchemy read it or the driver did: dates that a driver gives as it
+    stored them (SQLite's text, MariaDB's naive UTC) become aware UTC ``datetime``s."""
+    s = dict(zip(sessions.c.keys(), row, strict=False))
+    u = dict(zip(users.c.keys(), row[len(sessions.c) :], strict=True))
+    expires = to_utc(s["expires"])
+    if expires is None:
+        raise ValueError("a session row without an expiry")
+    session = AdapterSession(
+        session_token=s["session_token"], user_id=str(s["user_id"]), expires=expires
+    )
+    user = AdapterUser(
+        id=str(u["id"]),
+        email=u["email"],
+        email_verified=to_utc(u["email_verified"]),
+        name=u["name"],
+        image=u["image"],
+    )
+    return session, user
 
 
 def token_from(tokens: Table, row: Row[Any]) -> VerificationToken:

@@ -21,6 +21,8 @@ from authui.adapters.base import ClosedOnExit
 from authui.adapters.sql.naming import SQLNaming
 from authui.adapters.sql.schema import IdType, Tables, build_tables
 from authui.adapters.sql.schema_lock import schema_transaction
+from authui.adapters.sql.session_reads import Row as SessionRow
+from authui.adapters.sql.session_reads import SessionRead, lookup_statement, session_read
 
 _SWEEP_SECONDS = 60.0  # how often one adapter deletes a table's expired rows
 
@@ -147,6 +149,7 @@ class SQLStore(ClosedOnExit):
         single = isinstance(self.engine.pool, StaticPool | SingletonThreadPool)
         self._serial: asyncio.Lock | None = asyncio.Lock() if single else None
         self._next_sweeps: dict[str, float] = {}  # table name -> when to sweep it (monotonic)
+        self._session_read: SessionRead | None = None  # made at the first session check
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -168,6 +171,9 @@ class SQLStore(ClosedOnExit):
 
     async def close(self) -> None:
         """Close the pool's connections, if the adapter created the engine."""
+        if self._session_read is not None:
+            await self._session_read.aclose()
+            self._session_read = None
         if self._schema_engine is not None:
             await self._schema_engine.dispose()
         if self._owns_engine:
@@ -214,6 +220,20 @@ class SQLStore(ClosedOnExit):
         """One row of a single read: no transaction around it (one round trip, not three)."""
         async with self._serially(), self._reader.connect() as conn:
             return (await conn.execute(query, params)).first()
+
+    @property
+    def session_read(self) -> SessionRead:
+        """How this adapter runs the session check's one query: on the driver's own
+        connection where the engine allows it, else through the engine
+        (``authui.adapters.sql.session_reads``; its ``way`` says which)."""
+        if self._session_read is None:
+            statement = lookup_statement(self.tables)
+
+            async def through_engine(token: str) -> SessionRow | None:
+                return await self._first(statement, {"token": token})
+
+            self._session_read = session_read(self.engine, self.tables, through_engine)
+        return self._session_read
 
     async def _sweep(self, table: Table, now: datetime) -> None:
         """Delete ``table``'s rows that expired by ``now`` (through the index on

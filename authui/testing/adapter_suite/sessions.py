@@ -111,6 +111,25 @@ class SessionConformance(ConformanceBase):
         same(pair[0], kept, "the user's other session")
         same(await adapter.get_user(user.id), user, "get_user after delete_session")
 
+    async def test_concurrent_session_checks_each_get_their_own(self, adapter: Adapter) -> None:
+        """Many checks at once (an adapter may read them together): each finds its own
+        session and user, and an unknown token finds nothing."""
+        users = [await add_user(adapter) for _ in range(5)]
+        sessions = [new_session(users[n % 5].id) for n in range(40)]
+        for session in sessions:
+            await adapter.create_session(session)
+        tokens = [s.session_token for s in sessions] + [str(uuid.uuid4()) for _ in range(10)]
+        order = [*tokens, *reversed(tokens), *tokens]
+        found = await asyncio.gather(*(adapter.get_session_and_user(t) for t in order))
+        expected = {s.session_token: (s, users[n % 5]) for n, s in enumerate(sessions)}
+        for token, pair in zip(order, found, strict=True):
+            if token not in expected:
+                absent(pair, "get_session_and_user(unknown token), among concurrent checks")
+                continue
+            session, user = present(pair, "get_session_and_user, among concurrent checks")
+            same(session, expected[token][0], "a concurrent check's session")
+            same(user, expected[token][1], "a concurrent check's user")
+
     async def test_deleting_what_is_not_there_returns_none(self, adapter: Adapter) -> None:
         user = await add_user(adapter)
         await adapter.create_session(new_session(user.id))
