@@ -194,7 +194,7 @@ def overhead(measure: Measure, baseline: Measure) -> float:
 
 
 def sign_in_rows(options: Options) -> Iterator[Row]:
-    for stack in (QUART, STARLETTE, AUTHJS):
+    for stack in (QUART, QUART_UVICORN, STARLETTE, AUTHJS):
         with running(auth_spec(stack)) as server:
             measure = round_trips(server, options.duration, options.runs)
         yield Row("sign-in round trip", stack, "csrf → callback → session", measure)
