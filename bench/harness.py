@@ -18,7 +18,7 @@ from typing import Any
 
 from bench import micro, sessions
 from bench.measure import Measure, round_trips, wrk
-from bench.servers import ServerSpec, running
+from bench.servers import Server, ServerSpec, running
 
 SECRET = micro.SECRET
 QUART = "authui · Quart fast path (hypercorn)"
@@ -140,18 +140,31 @@ AUTHJS_DATABASE = "session check (PostgreSQL)"
 
 
 def database_rows(options: Options, base: dict[str, Measure]) -> Iterator[Row]:
-    for name, url in DATABASES.items():
-        for stack in (QUART, STARLETTE, AUTHJS):
-            if stack == AUTHJS and name != "PostgreSQL":
-                continue  # Auth.js is measured on PostgreSQL (@auth/pg-adapter)
-            database, cookie = asyncio.run(_prepare(name, url))
-            with running(auth_spec(stack, "database", database)) as server:
-                measure = wrk(server, "/auth/session", cookie, *_times(options), SIGNED_IN)
-            yield _row("database sessions", stack, f"session check ({name})", measure, base)
+    with tempfile.TemporaryDirectory() as folder:
+        for name, url in DATABASES.items():
+            for stack in (QUART, STARLETTE, AUTHJS):
+                if stack == AUTHJS and name != "PostgreSQL":
+                    continue  # Auth.js is measured on PostgreSQL (@auth/pg-adapter)
+                database, tokens = asyncio.run(_prepare(name, url, _stored(options)))
+                with running(auth_spec(stack, "database", database)) as server:
+                    measure = _session_checks(server, tokens, Path(folder), options)
+                yield _row("database sessions", stack, f"session check ({name})", measure, base)
 
 
-async def _prepare(name: str, url: str | None) -> tuple[str, str]:
-    """A fresh database with the bench user's session: (adapter URL, Cookie header)."""
+def _session_checks(server: Server, tokens: list[str], folder: Path, options: Options) -> Measure:
+    """The session check, each request with the next of the stored sessions."""
+    script = sessions.cookies_script(folder, tokens)
+    cookie = f"{sessions.SESSION_COOKIE}={tokens[0]}"
+    return wrk(server, "/auth/session", cookie, *_times(options), SIGNED_IN, script)
+
+
+def _stored(options: Options) -> int:
+    """Sessions to send in turn: a few in smoke mode, where only the harness is checked."""
+    return 20 if options.smoke else sessions.STORED_SESSIONS
+
+
+async def _prepare(name: str, url: str | None, stored: int) -> tuple[str, list[str]]:
+    """A fresh database with the bench user's sessions: (adapter URL, session tokens)."""
     if name == "PostgreSQL":
         await sessions.reset_pg()
         adapter = sessions.pg_adapter()
@@ -179,10 +192,10 @@ async def _prepare(name: str, url: str | None) -> tuple[str, str]:
         adapter = SQLAlchemyAdapter(database)
         await adapter.create_all()
     try:
-        cookie = await sessions.stored_session(adapter)
+        tokens = await sessions.stored_sessions(adapter, stored)
     finally:
         await adapter.close()
-    return database, cookie
+    return database, tokens
 
 
 def _times(options: Options) -> tuple[float, int]:
@@ -203,18 +216,21 @@ def sign_in_rows(options: Options) -> Iterator[Row]:
 def scale_rows(options: Options) -> Iterator[Row]:
     """The PostgreSQL session check with 1,000, 100,000 and 1,000,000 stored sessions."""
     counts = (1_000, 10_000) if options.smoke else (1_000, 100_000, 1_000_000)
-    for count in counts:
-        cookie = asyncio.run(_many_sessions(count))
-        with running(auth_spec(STARLETTE, "database", sessions.PG_URL)) as server:
-            measure = wrk(server, "/auth/session", cookie, *_times(options), SIGNED_IN)
-        yield Row("scale", STARLETTE, f"session check, {count:,} sessions (PostgreSQL)", measure)
+    with tempfile.TemporaryDirectory() as folder:
+        for count in counts:
+            tokens = asyncio.run(_many_sessions(count, _stored(options)))
+            with running(auth_spec(STARLETTE, "database", sessions.PG_URL)) as server:
+                measure = _session_checks(server, tokens, Path(folder), options)
+            endpoint = f"session check, {count:,} sessions (PostgreSQL)"
+            yield Row("scale", STARLETTE, endpoint, measure)
 
 
-async def _many_sessions(count: int) -> str:
+async def _many_sessions(count: int, stored: int) -> list[str]:
+    """``count`` stored sessions; the tokens of ``stored`` of them."""
     await sessions.reset_pg()
     adapter = sessions.pg_adapter()
     try:
-        return await sessions.stored_session(adapter, extra_sessions=count - 1)
+        return await sessions.stored_sessions(adapter, stored, count - stored)
     finally:
         await adapter.close()
 

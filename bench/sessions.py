@@ -22,6 +22,9 @@ MARIADB_URL = f"mysql+asyncmy://root@127.0.0.1:3306/{MARIADB_DATABASE}"
 REDIS_URL = "redis://127.0.0.1:6379/15"
 USER = AdapterUser(id="1", email="bench@example.com", name="Bench User")
 SESSION_COOKIE = "authjs.session-token"
+STORED_SESSIONS = 1_000
+"""Database sessions the benchmark sends in turn, each its own row (as many browsers would):
+checks read together then read distinct rows."""
 ROTATING_TOKENS = 2 * jwt.DECRYPTED_CACHE_SIZE
 """Distinct session tokens sent in turn: twice as many as authui keeps decrypted, so that
 every request brings a token the server has to decrypt."""
@@ -86,18 +89,22 @@ async def fresh_mariadb() -> Any:
     return adapter
 
 
-async def stored_session(adapter: Any, extra_sessions: int = 0) -> str:
-    """Store the bench user and a session (plus ``extra_sessions`` others, in bulk, on
-    PostgreSQL); the ``Cookie`` header carrying it."""
+async def stored_sessions(
+    adapter: Any, count: int = STORED_SESSIONS, extra_sessions: int = 0
+) -> list[str]:
+    """Store the bench user and ``count`` sessions of it (plus ``extra_sessions`` others,
+    in bulk, on PostgreSQL); their tokens, which the benchmark sends in turn."""
     if await adapter.get_user(USER.id) is None:
         await adapter.create_user(USER)
     expires = dt.datetime.now(dt.UTC) + dt.timedelta(days=30)
-    token = secrets.token_hex(32)
-    session = AdapterSession(session_token=token, user_id=USER.id, expires=expires)
-    await adapter.create_session(session)
+    tokens = [secrets.token_hex(32) for _ in range(count)]
+    for token in tokens:
+        await adapter.create_session(
+            AdapterSession(session_token=token, user_id=USER.id, expires=expires)
+        )
     if extra_sessions:
         await _bulk_sessions(adapter, extra_sessions, expires)
-    return f"{SESSION_COOKIE}={token}"
+    return tokens
 
 
 async def _bulk_sessions(adapter: Any, count: int, expires: dt.datetime) -> None:
@@ -122,6 +129,11 @@ def rotating_tokens_script(folder: Path, secret: str) -> Path:
     tokens = [
         jwt.encode(token=claims, secret=secret, salt=SESSION_COOKIE) for _ in range(ROTATING_TOKENS)
     ]
+    return cookies_script(folder, tokens)
+
+
+def cookies_script(folder: Path, tokens: list[str]) -> Path:
+    """A wrk script sending a session cookie with each of ``tokens`` in turn."""
     script = folder / "rotating-tokens.lua"
     script.write_text(
         "local tokens = {\n"

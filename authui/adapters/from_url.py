@@ -53,7 +53,7 @@ class TablesOnFirstUse:
 
     def __getattr__(self, name: str) -> Any:
         target = getattr(self.adapter, name)
-        if name in LIFECYCLE or not inspect.iscoroutinefunction(target):
+        if self._ready or name in LIFECYCLE or not inspect.iscoroutinefunction(target):
             return target
 
         async def call(*args: Any) -> Any:

@@ -31,18 +31,28 @@ class Store:
         return {key: snapshot[key] for key in keys if key in snapshot}
 
 
+Task = asyncio.Task[str | None]
+
+
+async def while_one_is_on_its_way(
+    store: Store, batches: ReadBatches[str, str], first: str, *then: str
+) -> tuple[Task, list[Task]]:
+    """Read ``first``; once its round trip has started, read the keys of ``then``."""
+    leader = asyncio.create_task(batches.read(first))
+    await store.started.wait()
+    waiting = [asyncio.create_task(batches.read(key)) for key in then]
+    await asyncio.sleep(0)  # every task runs until it waits
+    return leader, waiting
+
+
 async def test_reads_waiting_together_share_the_next_round_trip() -> None:
     store = Store({f"k{n}": f"v{n}" for n in range(10)})
     batches = ReadBatches(store.read_many, limit=1)
-    first = asyncio.create_task(batches.read("k0"))
-    await store.started.wait()
-    rest = [asyncio.create_task(batches.read(f"k{n}")) for n in range(1, 10)]
-    missing = asyncio.create_task(batches.read("nothing"))
-    await asyncio.sleep(0)
+    keys = [f"k{n}" for n in range(1, 10)]
+    first, rest = await while_one_is_on_its_way(store, batches, "k0", *keys, "nothing")
     store.finish.set()
     assert await first == "v0"
-    assert [await task for task in rest] == [f"v{n}" for n in range(1, 10)]
-    assert await missing is None
+    assert [await task for task in rest] == [*(f"v{n}" for n in range(1, 10)), None]
     assert store.batches == [["k0"], [*(f"k{n}" for n in range(1, 10)), "nothing"]]
 
 
@@ -65,10 +75,8 @@ async def test_a_read_is_never_served_by_a_round_trip_that_started_before_it() -
 async def test_a_batch_holds_at_most_max_batch_keys() -> None:
     store = Store({f"k{n}": "v" for n in range(200)})
     batches = ReadBatches(store.read_many, limit=1)
-    first = asyncio.create_task(batches.read("k0"))
-    await store.started.wait()
-    rest = [asyncio.create_task(batches.read(f"k{n}")) for n in range(1, 200)]
-    await asyncio.sleep(0)
+    keys = [f"k{n}" for n in range(1, 200)]
+    first, rest = await while_one_is_on_its_way(store, batches, "k0", *keys)
     store.finish.set()
     await asyncio.gather(first, *rest)
     assert [len(batch) for batch in store.batches] == [1, MAX_BATCH, MAX_BATCH, MAX_BATCH, 7]
@@ -88,10 +96,7 @@ async def test_a_failed_round_trip_fails_its_readers_and_the_next_one_goes_on() 
 async def test_readers_of_a_failed_batch_get_its_error() -> None:
     store = Store({"a": "1", "b": "2"})
     batches = ReadBatches(store.read_many, limit=1)
-    first = asyncio.create_task(batches.read("a"))
-    await store.started.wait()
-    waiting = asyncio.create_task(batches.read("b"))
-    await asyncio.sleep(0)
+    first, (waiting,) = await while_one_is_on_its_way(store, batches, "a", "b")
     store.fail_with = ConnectionError("the store went away")
     store.finish.set()
     with pytest.raises(ConnectionError):
@@ -103,10 +108,7 @@ async def test_readers_of_a_failed_batch_get_its_error() -> None:
 async def test_a_cancelled_leader_hands_its_batch_on() -> None:
     store = Store({"a": "1", "b": "2"})
     batches = ReadBatches(store.read_many, limit=1)
-    leader = asyncio.create_task(batches.read("a"))
-    await store.started.wait()
-    waiting = asyncio.create_task(batches.read("b"))
-    await asyncio.sleep(0)
+    leader, (waiting,) = await while_one_is_on_its_way(store, batches, "a", "b")
     leader.cancel()
     with pytest.raises(asyncio.CancelledError):
         await leader
@@ -117,11 +119,7 @@ async def test_a_cancelled_leader_hands_its_batch_on() -> None:
 async def test_a_cancelled_waiter_leaves_no_gap() -> None:
     store = Store({"a": "1", "b": "2", "c": "3"})
     batches = ReadBatches(store.read_many, limit=1)
-    leader = asyncio.create_task(batches.read("a"))
-    await store.started.wait()
-    gone = asyncio.create_task(batches.read("b"))
-    kept = asyncio.create_task(batches.read("c"))
-    await asyncio.sleep(0)
+    leader, (gone, kept) = await while_one_is_on_its_way(store, batches, "a", "b", "c")
     gone.cancel()
     store.finish.set()
     assert await leader == "1"

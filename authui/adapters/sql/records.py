@@ -5,6 +5,7 @@ need converting."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -66,22 +67,29 @@ def session_and_user_from(
     """The session check's row (the session's columns, then the user's, in table order) as
     records, whether SQLAlchemy read it or the driver did: dates that a driver gives as it
     stored them (SQLite's text, MariaDB's naive UTC) become aware UTC ``datetime``s."""
-    s = dict(zip(sessions.c.keys(), row, strict=False))
-    u = dict(zip(users.c.keys(), row[len(sessions.c) :], strict=True))
-    expires = to_utc(s["expires"])
+    at = _positions(sessions, users)
+    expires = to_utc(row[at["expires"]])
     if expires is None:
         raise ValueError("a session row without an expiry")
     session = AdapterSession(
-        session_token=s["session_token"], user_id=str(s["user_id"]), expires=expires
+        session_token=row[at["session_token"]], user_id=str(row[at["user_id"]]), expires=expires
     )
     user = AdapterUser(
-        id=str(u["id"]),
-        email=u["email"],
-        email_verified=to_utc(u["email_verified"]),
-        name=u["name"],
-        image=u["image"],
+        id=str(row[at["id"]]),
+        email=row[at["email"]],
+        email_verified=to_utc(row[at["email_verified"]]),
+        name=row[at["name"]],
+        image=row[at["image"]],
     )
     return session, user
+
+
+@functools.cache
+def _positions(sessions: Table, users: Table) -> dict[str, int]:
+    """Where each field is in the session check's row: the sessions' column keys, then
+    the users' (``id`` is the user's)."""
+    found = {key: n for n, key in enumerate(sessions.c.keys())}
+    return found | {key: len(found) + n for n, key in enumerate(users.c.keys())}
 
 
 def token_from(tokens: Table, row: Row[Any]) -> VerificationToken:

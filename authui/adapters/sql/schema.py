@@ -90,12 +90,13 @@ def to_utc(value: object) -> datetime | None:
     milliseconds (as Prisma and Drizzle keep them in SQLite), text is ISO 8601."""
     if value is None:
         return None
-    if isinstance(value, str) and _NUMBER.fullmatch(value.strip()):
-        value = float(value)
-    if isinstance(value, int | float):
-        return datetime.fromtimestamp(value / 1000, UTC)
     if isinstance(value, str):
-        value = datetime.fromisoformat(value.strip())
+        text = value.strip()
+        if _NUMBER.fullmatch(text):
+            return datetime.fromtimestamp(float(text) / 1000, UTC)
+        value = datetime.fromisoformat(text)
+    elif isinstance(value, int | float):
+        return datetime.fromtimestamp(value / 1000, UTC)
     if not isinstance(value, datetime):
         raise TypeError(f"not a date: {value!r}")
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
