@@ -46,10 +46,15 @@ class ReadBatches(Generic[K, V]):
     batches of up to ``MAX_BATCH`` keys, ``limit`` round trips at a time."""
 
     def __init__(
-        self, read_many: Callable[[list[K]], Awaitable[dict[K, V]]], limit: int = ROUND_TRIPS
+        self,
+        read_many: Callable[[list[K]], Awaitable[dict[K, V]]],
+        limit: int = ROUND_TRIPS,
+        *,
+        gather: bool = False,
     ) -> None:
         self._read_many = read_many
         self._limit = limit
+        self._gather = gather
         self._running = 0
         self._waiting: list[tuple[K, asyncio.Future[V | _Lead | None]]] = []
 
@@ -71,10 +76,14 @@ class ReadBatches(Generic[K, V]):
 
     async def _lead(self, key: K) -> V | None:
         """Run one round trip for ``key`` and up to ``MAX_BATCH - 1`` waiting keys, then
-        hand the lead to the next waiting reader (or give the slot back)."""
+        hand the lead to the next waiting reader (or give the slot back). With ``gather``,
+        first let the event loop run once, so that the readers that arrived in the same
+        turn join (for a ``read_many`` that does not wait for a network)."""
+        if self._gather:
+            await asyncio.sleep(0)
         batch, self._waiting = self._waiting[: MAX_BATCH - 1], self._waiting[MAX_BATCH - 1 :]
         try:
-            found = await self._read_many([key, *(k for k, _ in batch)])
+            found = await self._read_many(list(dict.fromkeys([key, *(k for k, _ in batch)])))
         except BaseException as exc:
             if isinstance(exc, asyncio.CancelledError):
                 self._waiting[:0] = batch  # theirs is not read yet: the next lead reads it

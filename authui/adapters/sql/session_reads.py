@@ -7,17 +7,19 @@ SQLAlchemy's ``AsyncConnection`` a read costs about 270 µs of CPU on PostgreSQL
 connection object, an execution context, a result, and several switches between
 greenlets, which cost more the deeper the stack they leave), against about 40 µs for
 asyncpg's own ``fetchrow`` on the same kind of connection. So ``session_read`` runs the
-compiled statement:
+compiled statement, for the checks that wait at the same time together (``… IN (…)``,
+``authui.adapters.read_batches``):
 
-- **PostgreSQL (asyncpg)**: on one of a few connections kept for it
-  (``authui.adapters.sql.driver_lane``), with asyncpg's ``fetchrow``, which prepares the
+- **PostgreSQL (asyncpg)**: on a connection kept for it
+  (``authui.adapters.sql.driver_lane``), with asyncpg's ``fetch``, which prepares each
   statement once per connection and keeps it. No transaction: one round trip.
 - **MariaDB/MySQL (asyncmy)**: on a lane connection too, with a cursor; the connection is
   in autocommit mode, so a read leaves no snapshot behind and the next one sees what was
   written since: one round trip.
 - **SQLite, a file**: with the standard library's ``sqlite3`` on the event loop's own
   thread. An indexed read of a few cached pages takes microseconds, less than one hand-off
-  to aiosqlite's thread. The connection is read-only and never waits for a lock: while a
+  to aiosqlite's thread; the checks that arrive in the same turn of the event loop are
+  read in one query. The connection is read-only and never waits for a lock: while a
   writer holds one, that read goes through the engine, which waits for it in its thread.
 - **Anything else** (another driver, SQLite in memory, a URL with query options): through
   the engine, as every other single read.
@@ -33,6 +35,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from sqlalchemy import Select, bindparam, select
+from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from authui.adapters.read_batches import ROUND_TRIPS, ReadBatches
@@ -115,6 +118,28 @@ _DRIVERS: dict[str, tuple[Driver, DriverFetch]] = {
 """The drivers whose connections run the session check in a ``DriverLane``."""
 
 
+class _Queries:
+    """The session check's query for one token or several, compiled by the engine's
+    dialect once per count, and the rows it returns by session token."""
+
+    def __init__(self, tables: Tables, dialect: Dialect) -> None:
+        self._tables = tables
+        self._dialect = dialect
+        self._token_at = list(tables.sessions.c.keys()).index("session_token")
+        self._sql: dict[int, str] = {}
+
+    def sql(self, count: int) -> str:
+        found = self._sql.get(count)
+        if found is None:
+            statement = lookup_statement(self._tables, count)
+            found = self._sql[count] = str(statement.compile(dialect=self._dialect))
+        return found
+
+    def by_token(self, rows: Sequence[Row]) -> dict[str, Row]:
+        at = self._token_at
+        return {row[at]: row for row in rows}
+
+
 class _InDriverLane(SessionRead):
     """PostgreSQL and MariaDB/MySQL: on a lane connection, through the driver, the checks
     waiting at the same time in one query (``authui.adapters.read_batches``)."""
@@ -122,30 +147,20 @@ class _InDriverLane(SessionRead):
     way = "on the driver's connection"
 
     def __init__(
-        self, engine: AsyncEngine, tables: Tables, driver: Driver, fetch: DriverFetch
+        self, engine: AsyncEngine, queries: _Queries, driver: Driver, fetch: DriverFetch
     ) -> None:
         self._lane = DriverLane(engine, driver, size=ROUND_TRIPS)
         self._batches = ReadBatches(self._read_many)
-        self._dialect = engine.dialect
-        self._tables = tables
+        self._queries = queries
         self._fetch = fetch
-        self._token_at = list(tables.sessions.c.keys()).index("session_token")
-        self._sql: dict[int, str] = {}  # the query for n tokens
 
     async def __call__(self, token: str) -> Row | None:
         return await self._batches.read(token)
 
     async def _read_many(self, tokens: list[str]) -> dict[str, Row]:
-        sql = self._sql.get(len(tokens)) or self._compile(len(tokens))
-        fetch = self._fetch
+        sql, fetch = self._queries.sql(len(tokens)), self._fetch
         rows = await self._lane.run(lambda connection: fetch(connection, sql, tokens))
-        at = self._token_at
-        return {row[at]: row for row in rows}
-
-    def _compile(self, count: int) -> str:
-        statement = lookup_statement(self._tables, count)
-        sql = self._sql[count] = str(statement.compile(dialect=self._dialect))
-        return sql
+        return self._queries.by_token(rows)
 
     async def aclose(self) -> None:
         await self._lane.aclose()
@@ -153,28 +168,34 @@ class _InDriverLane(SessionRead):
 
 class _OnTheLoop(SessionRead):
     """SQLite: ``sqlite3`` on the event loop's thread, read-only, without waiting for
-    locks; a read that meets a lock (or any other SQLite error) goes through the engine,
-    which waits, or raises the error as every other call does."""
+    locks, the checks that arrive in one turn of the loop in one query; a read that meets
+    a lock (or any other SQLite error) goes through the engine, which waits, or raises the
+    error as every other call does."""
 
     way = "with sqlite3 on the event loop"
 
-    def __init__(self, path: str, sql: str, through_engine: RowRead) -> None:
+    def __init__(self, path: str, queries: _Queries, through_engine: RowRead) -> None:
         self._uri = Path(path).absolute().as_uri() + "?mode=ro"
-        self._sql = sql
+        self._queries = queries
         self._through_engine = through_engine
         self._connection: sqlite3.Connection | None = None
+        self._batches = ReadBatches(self._read_many, gather=True)
 
     async def __call__(self, token: str) -> Row | None:
+        return await self._batches.read(token)
+
+    async def _read_many(self, tokens: list[str]) -> dict[str, Row]:
         try:
             if self._connection is None:
                 self._connection = sqlite3.connect(
                     self._uri, uri=True, timeout=0, isolation_level=None, check_same_thread=False
                 )
             # fetchall() steps the statement to its end, which releases the read lock.
-            rows = self._connection.execute(self._sql, (token,)).fetchall()
+            rows = self._connection.execute(self._queries.sql(len(tokens)), tokens).fetchall()
         except sqlite3.Error:
-            return await self._through_engine(token)
-        return rows[0] if rows else None
+            through = [(token, await self._through_engine(token)) for token in tokens]
+            return {token: row for token, row in through if row is not None}
+        return self._queries.by_token(rows)
 
     async def aclose(self) -> None:
         if self._connection is not None:
@@ -188,11 +209,11 @@ def session_read(engine: AsyncEngine, tables: Tables, through_engine: RowRead) -
     listed in the module's docstring."""
     url = engine.url
     driver = url.get_driver_name()
+    queries = _Queries(tables, engine.dialect)
     if driver in _DRIVERS:
-        return _InDriverLane(engine, tables, *_DRIVERS[driver])
+        return _InDriverLane(engine, queries, *_DRIVERS[driver])
     if driver in ("aiosqlite", "pysqlite") and _is_file(url.database) and not url.query:
-        sql = str(lookup_statement(tables).compile(dialect=engine.dialect))
-        return _OnTheLoop(str(url.database), sql, through_engine)
+        return _OnTheLoop(str(url.database), queries, through_engine)
     return _ThroughEngine(through_engine)
 
 
