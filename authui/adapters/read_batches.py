@@ -80,7 +80,11 @@ class ReadBatches(Generic[K, V]):
         first let the event loop run once, so that the readers that arrived in the same
         turn join (for a ``read_many`` that does not wait for a network)."""
         if self._gather:
-            await asyncio.sleep(0)
+            try:
+                await asyncio.sleep(0)
+            except asyncio.CancelledError:
+                self._hand_on()
+                raise
         batch, self._waiting = self._waiting[: MAX_BATCH - 1], self._waiting[MAX_BATCH - 1 :]
         try:
             found = await self._read_many(list(dict.fromkeys([key, *(k for k, _ in batch)])))

@@ -137,3 +137,27 @@ async def test_two_round_trips_at_once_with_a_limit_of_two() -> None:
     store.finish.set()
     assert [await task for task in tasks] == ["1", "2", "3"]
     assert store.batches == [["a"], ["b"], ["c"]]
+
+
+async def test_gathering_reads_the_keys_of_one_turn_together() -> None:
+    """With ``gather`` (a read that does not wait for a network, such as SQLite's), the
+    lead lets the event loop turn once: the reads asked in that turn join its batch."""
+    store = Store({"a": "1", "b": "2", "c": "3"})
+    store.finish.set()
+    batches = ReadBatches(store.read_many, limit=1, gather=True)
+    found = await asyncio.gather(*(batches.read(key) for key in "abca"))
+    assert found == ["1", "2", "3", "1"]
+    assert store.batches == [["a", "b", "c"]]  # one query, each key once
+
+
+async def test_a_lead_cancelled_while_gathering_hands_on() -> None:
+    store = Store({"a": "1", "b": "2"})
+    store.finish.set()
+    batches = ReadBatches(store.read_many, limit=1, gather=True)
+    leader = asyncio.create_task(batches.read("a"))
+    await asyncio.sleep(0)  # the lead is in its turn of gathering
+    waiting = asyncio.create_task(batches.read("b"))
+    leader.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await leader
+    assert await asyncio.wait_for(waiting, 5) == "2"
