@@ -67,7 +67,7 @@ def session_and_user_from(
     """The session check's row (the session's columns, then the user's, in table order) as
     records, whether SQLAlchemy read it or the driver did: dates that a driver gives as it
     stored them (SQLite's text, MariaDB's naive UTC) become aware UTC ``datetime``s."""
-    at = _positions(sessions, users)
+    at = row_positions(sessions, users)
     expires = to_utc(row[at["expires"]])
     if expires is None:
         raise ValueError("a session row without an expiry")
@@ -85,7 +85,7 @@ def session_and_user_from(
 
 
 @functools.cache
-def _positions(sessions: Table, users: Table) -> dict[str, int]:
+def row_positions(sessions: Table, users: Table) -> dict[str, int]:
     """Where each field is in the session check's row: the sessions' column keys, then
     the users' (``id`` is the user's)."""
     found = {key: n for n, key in enumerate(sessions.c.keys())}

@@ -32,7 +32,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from sqlalchemy import Select, bindparam, select
 from sqlalchemy.engine import Dialect
@@ -40,6 +40,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from authui.adapters.read_batches import ROUND_TRIPS, ReadBatches
 from authui.adapters.sql.driver_lane import Driver, DriverLane
+from authui.adapters.sql.records import row_positions
 from authui.adapters.sql.schema import Tables
 
 Row = Sequence[Any]
@@ -64,25 +65,28 @@ def lookup_statement(tables: Tables, count: int | None = None) -> Select[Any]:
     return select(sessions, users).join(users, users.c.id == sessions.c.user_id).where(where)
 
 
-class SessionRead:
+class SessionRead(Protocol):
     """How an adapter reads the session check's row; ``aclose`` releases what it holds."""
 
-    way: ClassVar[str] = "through the engine"
+    way: ClassVar[str]
     """Which of the module docstring's ways this is, in words."""
 
-    async def __call__(self, token: str) -> Row | None:
-        raise NotImplementedError
+    async def __call__(self, token: str) -> Row | None: ...
 
-    async def aclose(self) -> None:
-        """Release what the read keeps open (nothing by default)."""
+    async def aclose(self) -> None: ...
 
 
-class _ThroughEngine(SessionRead):
+class _ThroughEngine:
+    way: ClassVar[str] = "through the engine"
+
     def __init__(self, through_engine: RowRead) -> None:
         self._through_engine = through_engine
 
     async def __call__(self, token: str) -> Row | None:
         return await self._through_engine(token)
+
+    async def aclose(self) -> None:
+        """Nothing is kept: the engine's pool is the adapter's to close."""
 
 
 async def _asyncpg_fetch(connection: Any, sql: str, tokens: list[str]) -> list[Row]:
@@ -125,7 +129,7 @@ class _Queries:
     def __init__(self, tables: Tables, dialect: Dialect) -> None:
         self._tables = tables
         self._dialect = dialect
-        self._token_at = list(tables.sessions.c.keys()).index("session_token")
+        self._token_at = row_positions(tables.sessions, tables.users)["session_token"]
         self._sql: dict[int, str] = {}
 
     def sql(self, count: int) -> str:
@@ -140,11 +144,11 @@ class _Queries:
         return {row[at]: row for row in rows}
 
 
-class _InDriverLane(SessionRead):
+class _InDriverLane:
     """PostgreSQL and MariaDB/MySQL: on a lane connection, through the driver, the checks
     waiting at the same time in one query (``authui.adapters.read_batches``)."""
 
-    way = "on the driver's connection"
+    way: ClassVar[str] = "on the driver's connection"
 
     def __init__(
         self, engine: AsyncEngine, queries: _Queries, driver: Driver, fetch: DriverFetch
@@ -166,13 +170,13 @@ class _InDriverLane(SessionRead):
         await self._lane.aclose()
 
 
-class _OnTheLoop(SessionRead):
+class _OnTheLoop:
     """SQLite: ``sqlite3`` on the event loop's thread, read-only, without waiting for
     locks, the checks that arrive in one turn of the loop in one query; a read that meets
     a lock (or any other SQLite error) goes through the engine, which waits, or raises the
     error as every other call does."""
 
-    way = "with sqlite3 on the event loop"
+    way: ClassVar[str] = "with sqlite3 on the event loop"
 
     def __init__(self, path: str, queries: _Queries, through_engine: RowRead) -> None:
         self._uri = Path(path).absolute().as_uri() + "?mode=ro"
