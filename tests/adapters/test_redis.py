@@ -653,3 +653,99 @@ async def test_built_from_a_url_it_owns_and_closes_its_client(prefix: str) -> No
         assert await adapter.get_user_by_email("ada@example.com") == user  # str replies
         assert await adapter.delete_user(user.id) == user
         assert await keys_under(adapter.redis, prefix) == set()
+
+
+# The session check's own connection ------------------------------------------------------
+
+
+@pytest.fixture
+async def named_adapter(prefix: str) -> AsyncIterator[tuple[RedisAdapter, str]]:
+    """An adapter over a client whose connections carry a name of their own, so that a
+    test can find them in ``CLIENT LIST``; with one stored user."""
+    name = f"authui-check-{new_id()[:12]}"
+    client = Redis.from_url(REDIS_URL, client_name=name, socket_timeout=10)
+    try:
+        await client.ping()
+    except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+        await client.aclose()
+        peer_missing(unreachable(exc))
+    adapter = RedisAdapter(client, prefix=prefix)
+    await adapter.create_user(dataclasses.replace(make_user(), id="u1"))
+    try:
+        yield adapter, name
+    finally:
+        await adapter.close()
+        await delete_prefixed(client, prefix)
+        await client.aclose()
+
+
+async def connections_named(client: Redis, name: str) -> list[dict[str, str]]:
+    return [c for c in await client.client_list() if c.get("name") == name]
+
+
+async def new_session(adapter: RedisAdapter) -> str:
+    token = new_id()
+    expires = in_(timedelta(days=1))
+    await adapter.create_session(AdapterSession(session_token=token, user_id="u1", expires=expires))
+    return token
+
+
+async def test_the_check_keeps_one_connection_and_closing_gives_it_back(
+    named_adapter: tuple[RedisAdapter, str], redis_client: Redis
+) -> None:
+    adapter, name = named_adapter
+    tokens = [await new_session(adapter) for _ in range(3)]
+    found = await asyncio.gather(*(adapter.get_session_and_user(t) for t in tokens * 10))
+    assert [f[0].session_token for f in found if f] == tokens * 10
+    pool = adapter.redis.connection_pool
+    assert len(pool._in_use_connections) == 1  # the check's, held between checks
+    await adapter.close()
+    assert not pool._in_use_connections
+    assert await adapter.get_session_and_user(tokens[0]) is not None  # taken again
+    await adapter.redis.aclose()  # the owner closing the client closes it too
+    assert await connections_named(redis_client, name) == []
+
+
+async def test_a_connection_the_server_ended_is_made_again(
+    named_adapter: tuple[RedisAdapter, str], redis_client: Redis
+) -> None:
+    adapter, name = named_adapter
+    token = await new_session(adapter)
+    assert await adapter.get_session_and_user(token) is not None
+    ended = await connections_named(redis_client, name)
+    assert ended
+    for connection in ended:
+        await redis_client.client_kill_filter(_id=str(connection["id"]))
+    found = await adapter.get_session_and_user(token)
+    assert found is not None
+    assert found[1].id == "u1"
+
+
+async def test_a_server_that_forgot_the_script_is_sent_it_again(
+    named_adapter: tuple[RedisAdapter, str], redis_client: Redis
+) -> None:
+    adapter, _ = named_adapter
+    token = await new_session(adapter)
+    assert await adapter.get_session_and_user(token) is not None
+    await redis_client.script_flush()
+    found = await adapter.get_session_and_user(token)
+    assert found is not None
+    assert found[0].session_token == token
+    assert await adapter.get_session_and_user(new_id()) is None
+
+
+async def test_a_check_cancelled_while_waiting_leaves_no_reply_for_the_next(
+    named_adapter: tuple[RedisAdapter, str], redis_client: Redis
+) -> None:
+    adapter, _ = named_adapter
+    first, second = await new_session(adapter), await new_session(adapter)
+    assert await adapter.get_session_and_user(first) is not None
+    await redis_client.client_pause(300)
+    try:
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(adapter.get_session_and_user(first), 0.1)
+    finally:
+        await redis_client.client_unpause()
+    found = await adapter.get_session_and_user(second)
+    assert found is not None
+    assert found[0].session_token == second

@@ -6,9 +6,12 @@ existing ``redis.asyncio.Redis`` client of a Redis 7 or later::
     adapter = RedisAdapter("redis://localhost:6379/0")
     adapter = RedisAdapter(client, prefix="myapp:auth:")
 
-The adapter uses that one client (and so its connection pool) for every call. When it made
-the client from a URL it also owns it: ``await adapter.close()`` (or ``async with``)
-closes it; a client passed in stays the caller's to close.
+The adapter uses that one client (and so its connection pool) for every call; the session
+check keeps one of the pool's connections for itself
+(``authui.adapters.redis.own_connection``). When the adapter made the client from a URL it
+also owns it: ``await adapter.close()`` (or ``async with``) closes it; a client passed in
+stays the caller's to close (``adapter.close()`` gives the check's connection back to its
+pool).
 
 Key layout
 ----------

@@ -12,6 +12,7 @@ from redis.asyncio.client import Pipeline
 from authui.adapters.base import AdapterSession, AdapterUser, VerificationToken
 from authui.adapters.json_records import dump_record, utc
 from authui.adapters.read_batches import ReadBatches
+from authui.adapters.redis.own_connection import ScriptOnOwnConnection
 from authui.adapters.redis.store import epoch_ms, load, multi, now
 from authui.adapters.redis.users import RedisUsers, normal_user
 
@@ -73,8 +74,9 @@ class RedisSessions(RedisUsers):
     ) -> tuple[AdapterSession, AdapterUser] | None:
         """The session and its user, or ``None`` if either is missing (or expired): one
         round trip, a Lua script that reads the session and then, by its ``userId``, the
-        user, both read anew on every call. Checks waiting at the same time share the
-        script call (``authui.adapters.read_batches``)."""
+        user, both read anew on every call, on a connection kept for it
+        (``authui.adapters.redis.own_connection``). Checks waiting at the same time share
+        the script call (``authui.adapters.read_batches``)."""
         found = await self._session_batches.read(session_token)
         if found is None:
             return None
@@ -83,13 +85,17 @@ class RedisSessions(RedisUsers):
         return None if session is None or user is None else (session, user)
 
     @functools.cached_property
+    def _session_script(self) -> ScriptOnOwnConnection:
+        return ScriptOnOwnConnection(self._redis, _SESSIONS_AND_USERS)
+
+    @functools.cached_property
     def _session_batches(self) -> ReadBatches[str, tuple[object, object]]:
-        script = self._redis.register_script(_SESSIONS_AND_USERS)
-        users = self.user_key("")
+        script = self._session_script
+        users = [self.user_key("")]
 
         async def read_many(tokens: list[str]) -> dict[str, tuple[object, object]]:
             keys = [self.session_key(token) for token in tokens]
-            found = await script(keys=keys, args=[users])
+            found = await script(keys, users)
             return {
                 token: (found[2 * n], found[2 * n + 1])
                 for n, token in enumerate(tokens)
@@ -97,6 +103,11 @@ class RedisSessions(RedisUsers):
             }
 
         return ReadBatches(read_many)
+
+    async def close(self) -> None:
+        """Close the session check's connection, then the client if the adapter owns it."""
+        await self._session_script.aclose()
+        await super().close()
 
     async def update_session(self, session_token: str, expires: datetime) -> AdapterSession | None:
         """Move the session's expiry (and its TTL); ``None`` if there is no such session."""
