@@ -22,8 +22,11 @@ def in_seconds(seconds: int) -> datetime:
     return now() + timedelta(seconds=seconds)
 
 
+@lru_cache(maxsize=1024)
 def to_iso(value: datetime) -> str:
-    """``2026-12-21T12:57:46.596Z``: UTC, milliseconds, ``Z``, as JavaScript writes dates."""
+    """``2026-12-21T12:57:46.596Z``: UTC, milliseconds, ``Z``, as JavaScript writes dates.
+    A database session's expiry is written out on every check of it, so the last answers
+    are kept."""
     utc = value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
     return utc.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 

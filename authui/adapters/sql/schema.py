@@ -91,15 +91,26 @@ def to_utc(value: object) -> datetime | None:
     if value is None:
         return None
     if isinstance(value, str):
-        text = value.strip()
-        if _NUMBER.fullmatch(text):
-            return datetime.fromtimestamp(float(text) / 1000, UTC)
-        value = datetime.fromisoformat(text)
-    elif isinstance(value, int | float):
+        return _text_to_utc(value)
+    if isinstance(value, int | float):
         return datetime.fromtimestamp(value / 1000, UTC)
     if not isinstance(value, datetime):
         raise TypeError(f"not a date: {value!r}")
+    return _aware_utc(value)
+
+
+def _aware_utc(value: datetime) -> datetime:
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+@functools.lru_cache(maxsize=1024)
+def _text_to_utc(value: str) -> datetime:
+    """``to_utc`` of a date stored as text (SQLite's): the session check reads the same
+    expiry on every request of a session, so the last answers are kept."""
+    text = value.strip()
+    if _NUMBER.fullmatch(text):
+        return datetime.fromtimestamp(float(text) / 1000, UTC)
+    return _aware_utc(datetime.fromisoformat(text))
 
 
 def _text(mysql_length: int, *, ascii_only: bool = False) -> TypeEngine[str]:
