@@ -89,7 +89,8 @@ class DatabaseSessions:
         adapter = require_adapter(ctx.options.adapter, NEEDED_FOR)
         try:
             found = await adapter.call("get_session_and_user", NEEDED_FOR, token)
-            if found is not None and found[0].expires < now():
+            current = now()
+            if found is not None and found[0].expires < current:
                 await adapter.call("delete_session", NEEDED_FOR, token)
                 found = None
             if found is None:
@@ -97,8 +98,8 @@ class DatabaseSessions:
             session, user = found
             max_age = options.config.session.max_age
             update_age = options.config.session.update_age
-            expires = in_seconds(max_age)
-            due = session.expires - timedelta(seconds=max_age - update_age) <= now()
+            expires = current + timedelta(seconds=max_age)
+            due = session.expires - timedelta(seconds=max_age - update_age) <= current
             if due:
                 _push_out(ctx, token, expires)
             if claims:
