@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from authui.adapters.read_batches import MAX_BATCH, ReadBatches
+from authui.adapters.read_batches import GATHER_TURNS, MAX_BATCH, ReadBatches
 
 
 class Store:
@@ -141,19 +141,42 @@ async def test_two_round_trips_at_once_with_a_limit_of_two() -> None:
 
 async def test_gathering_reads_the_keys_of_one_turn_together() -> None:
     """With ``gather`` (a read that does not wait for a network, such as SQLite's), the
-    lead lets the event loop turn once: the reads asked in that turn join its batch."""
+    lead lets the event loop turn: the reads asked meanwhile join its batch."""
     store = Store({"a": "1", "b": "2", "c": "3"})
     store.finish.set()
-    batches = ReadBatches(store.read_many, limit=1, gather=True)
+    batches = ReadBatches(store.read_many, limit=1, gather=1)
     found = await asyncio.gather(*(batches.read(key) for key in "abca"))
     assert found == ["1", "2", "3", "1"]
     assert store.batches == [["a", "b", "c"]]  # one query, each key once
 
 
+async def reads_started_turns_apart(batches: ReadBatches[str, str], keys: str) -> list[str | None]:
+    """Read each key in a task of its own, started one turn of the event loop after the
+    previous one."""
+    tasks = []
+    for key in keys:
+        tasks.append(asyncio.create_task(batches.read(key)))
+        await asyncio.sleep(0)
+    return list(await asyncio.gather(*tasks))
+
+
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [(1, [["a"], ["b"], ["c"]]), (2, [["a", "b"], ["c"]]), (3, [["a", "b", "c"]])],
+)
+async def test_gathering_waits_the_turns_it_is_given(turns: int, expected: list[list[str]]) -> None:
+    """Each more turn the lead waits lets the reads asked one turn later join it."""
+    store = Store({"a": "1", "b": "2", "c": "3"})
+    store.finish.set()
+    batches = ReadBatches(store.read_many, limit=1, gather=turns)
+    assert await reads_started_turns_apart(batches, "abc") == ["1", "2", "3"]
+    assert store.batches == expected
+
+
 async def test_a_lead_cancelled_while_gathering_hands_on() -> None:
     store = Store({"a": "1", "b": "2"})
     store.finish.set()
-    batches = ReadBatches(store.read_many, limit=1, gather=True)
+    batches = ReadBatches(store.read_many, limit=1, gather=GATHER_TURNS)
     leader = asyncio.create_task(batches.read("a"))
     await asyncio.sleep(0)  # the lead is in its turn of gathering
     waiting = asyncio.create_task(batches.read("b"))

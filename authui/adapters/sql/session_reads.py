@@ -18,9 +18,10 @@ compiled statement, for the checks that wait at the same time together (``… IN
   written since: one round trip.
 - **SQLite, a file**: with the standard library's ``sqlite3`` on the event loop's own
   thread. An indexed read of a few cached pages takes microseconds, less than one hand-off
-  to aiosqlite's thread; the checks that arrive in the same turn of the event loop are
-  read in one query. The connection is read-only and never waits for a lock: while a
-  writer holds one, that read goes through the engine, which waits for it in its thread.
+  to aiosqlite's thread; the checks that arrive within two turns of the event loop
+  (``GATHER_TURNS``) are read in one query. The connection is read-only and never waits
+  for a lock: while a writer holds one, that read goes through the engine, which waits
+  for it in its thread.
 - **Anything else** (another driver, SQLite in memory, a URL with query options): through
   the engine, as every other single read.
 
@@ -38,7 +39,7 @@ from sqlalchemy import Select, bindparam, select
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from authui.adapters.read_batches import ROUND_TRIPS, ReadBatches
+from authui.adapters.read_batches import GATHER_TURNS, ROUND_TRIPS, ReadBatches
 from authui.adapters.sql.driver_lane import Driver, DriverLane
 from authui.adapters.sql.records import row_positions
 from authui.adapters.sql.schema import Tables
@@ -172,9 +173,9 @@ class _InDriverLane:
 
 class _OnTheLoop:
     """SQLite: ``sqlite3`` on the event loop's thread, read-only, without waiting for
-    locks, the checks that arrive in one turn of the loop in one query; a read that meets
-    a lock (or any other SQLite error) goes through the engine, which waits, or raises the
-    error as every other call does."""
+    locks, the checks that arrive within ``GATHER_TURNS`` of the loop in one query; a read
+    that meets a lock (or any other SQLite error) goes through the engine, which waits, or
+    raises the error as every other call does."""
 
     way: ClassVar[str] = "with sqlite3 on the event loop"
 
@@ -183,7 +184,7 @@ class _OnTheLoop:
         self._queries = queries
         self._through_engine = through_engine
         self._connection: sqlite3.Connection | None = None
-        self._batches = ReadBatches(self._read_many, gather=True)
+        self._batches = ReadBatches(self._read_many, gather=GATHER_TURNS)
 
     async def __call__(self, token: str) -> Row | None:
         return await self._batches.read(token)
