@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 LIFECYCLE = frozenset({"create_all", "drop_all", "close"})
 
@@ -27,8 +28,12 @@ def adapter_from_url(url: str) -> object:
         ValueError: The URL names no driver authui knows.
     """
     if url.startswith(("redis://", "rediss://")):
-        from authui.adapters.redis import RedisAdapter
-
+        try:
+            from authui.adapters.redis import RedisAdapter
+        except ImportError as exc:
+            raise ValueError(
+                f"The database URL {shown_url(url)!r} needs redis-py: pip install 'authui[redis]'"
+            ) from exc
         return RedisAdapter(url)
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
@@ -37,10 +42,20 @@ def adapter_from_url(url: str) -> object:
     try:
         adapter = SQLAlchemyAdapter(url)
     except (ArgumentError, NoSuchModuleError, ImportError) as exc:
-        raise ValueError(f"No adapter for the database URL {url!r}: {exc}") from exc
+        reason = str(exc).replace(url, shown_url(url))
+        raise ValueError(f"No adapter for the database URL {shown_url(url)!r}: {reason}") from exc
     if adapter.engine.dialect.name == "sqlite":
         return TablesOnFirstUse(adapter)
     return adapter
+
+
+def shown_url(url: str) -> str:
+    """``url`` as an error message may show it: a password in it replaced by ``***``."""
+    parts = urlsplit(url)
+    if not parts.password:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 class TablesOnFirstUse:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 
 import pytest
@@ -97,3 +98,29 @@ async def test_adapters_racing_on_a_new_embedded_database_all_answer(tmp_path: P
     async with SQLAlchemyAdapter(url) as database:
         status = await SchemaMigrator(database).status()
     assert (status.version, status.pending) == (LATEST_VERSION, ())
+
+
+async def test_a_database_url_in_an_error_shows_no_password(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    url = "postgresql+nosuchdriver://app:s3cret-pw@db.example/app"
+    client = AuthClient(make_config(adapter=url))
+    assert (await client.get("session")).status == 500
+    assert "postgresql+nosuchdriver://app:***@db.example/app" in caplog.text
+    assert "s3cret-pw" not in caplog.text
+
+
+async def test_a_redis_url_without_redis_py_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    for name in [
+        m for m in sys.modules if m == "redis" or m.startswith(("redis.", "authui.adapters.redis"))
+    ]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "redis", None)  # what an import finds without the package
+    with pytest.raises(ValueError, match=r"pip install 'authui\[redis\]'") as refused:
+        adapter_from_url("redis://:s3cret-pw@cache.example:6379/0")
+    assert "s3cret-pw" not in str(refused.value)
+    client = AuthClient(make_config(adapter="redis://cache.example:6379/0"))
+    assert (await client.get("session")).status == 500  # a configuration error, not a crash
+    assert "authui[redis]" in caplog.text
