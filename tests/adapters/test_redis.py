@@ -13,7 +13,7 @@ import json
 import os
 import re
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
@@ -706,31 +706,32 @@ async def test_the_check_keeps_one_connection_and_closing_gives_it_back(
     assert await connections_named(redis_client, name) == []
 
 
-async def test_a_connection_the_server_ended_is_made_again(
-    named_adapter: tuple[RedisAdapter, str], redis_client: Redis
+async def end_its_connections(client: Redis, name: str) -> None:
+    """The server ends the adapter's connections (a restart, an idle ``timeout``)."""
+    ended = await connections_named(client, name)
+    assert ended
+    for connection in ended:
+        await client.client_kill_filter(_id=str(connection["id"]))
+
+
+async def forget_the_script(client: Redis, name: str) -> None:
+    """The server forgets its scripts (a restart, ``SCRIPT FLUSH``)."""
+    await client.script_flush()
+
+
+@pytest.mark.parametrize("disturb", [end_its_connections, forget_the_script])
+async def test_the_check_goes_on_after_the_server_ended_or_forgot_things(
+    named_adapter: tuple[RedisAdapter, str],
+    redis_client: Redis,
+    disturb: Callable[[Redis, str], Awaitable[None]],
 ) -> None:
     adapter, name = named_adapter
     token = await new_session(adapter)
     assert await adapter.get_session_and_user(token) is not None
-    ended = await connections_named(redis_client, name)
-    assert ended
-    for connection in ended:
-        await redis_client.client_kill_filter(_id=str(connection["id"]))
+    await disturb(redis_client, name)
     found = await adapter.get_session_and_user(token)
     assert found is not None
-    assert found[1].id == "u1"
-
-
-async def test_a_server_that_forgot_the_script_is_sent_it_again(
-    named_adapter: tuple[RedisAdapter, str], redis_client: Redis
-) -> None:
-    adapter, _ = named_adapter
-    token = await new_session(adapter)
-    assert await adapter.get_session_and_user(token) is not None
-    await redis_client.script_flush()
-    found = await adapter.get_session_and_user(token)
-    assert found is not None
-    assert found[0].session_token == token
+    assert (found[0].session_token, found[1].id) == (token, "u1")
     assert await adapter.get_session_and_user(new_id()) is None
 
 
