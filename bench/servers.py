@@ -107,7 +107,10 @@ def running(spec: ServerSpec) -> Iterator[Server]:
         url = f"http://127.0.0.1:{port}"
         try:
             _wait_until_up(url, process, log)
-            yield Server(url, process.pid)
+            try:
+                yield Server(url, process.pid)
+            except RuntimeError as failure:  # a measurement refused: show why the server says
+                raise RuntimeError(f"{failure}\n{spec.target}'s log:\n{_text(log)}") from None
         finally:
             process.terminate()
             try:
