@@ -21,6 +21,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from authui.adapters.from_url import shown_url
+
 if TYPE_CHECKING:
     from sqlalchemy.engine import URL
 
@@ -223,7 +225,7 @@ def _database_url(given: str | None) -> URL:
     try:
         url = make_url(raw)
     except (ArgumentError, ValueError) as exc:
-        raise CommandError(f"not a database URL: {_hide_password(raw)!r} ({exc})") from exc
+        raise CommandError(f"not a database URL: {shown_url(raw)!r} ({exc})") from exc
     if url.drivername in _ASYNC_DRIVERS:
         url = url.set(drivername=_ASYNC_DRIVERS[url.drivername])
     _check_sqlite_directory(url)
@@ -264,14 +266,6 @@ def _where(url: URL, args: argparse.Namespace) -> str:
     if args.table_prefix:
         details.append(f"table prefix {args.table_prefix}")
     return ", ".join(details)
-
-
-def _hide_password(raw: str) -> str:
-    scheme, sep, rest = raw.partition("://")
-    credentials, at, host = rest.rpartition("@")
-    if not sep or not at or ":" not in credentials:
-        return raw
-    return f"{scheme}://{credentials.split(':', 1)[0]}:***@{host}"
 
 
 def _describe(exc: BaseException, url: URL) -> str:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import inspect
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 LIFECYCLE = frozenset({"create_all", "drop_all", "close"})
 
@@ -27,12 +26,13 @@ def adapter_from_url(url: str) -> object:
     Raises:
         ValueError: The URL names no driver authui knows.
     """
+    shown = shown_url(url)
     if url.startswith(("redis://", "rediss://")):
         try:
             from authui.adapters.redis import RedisAdapter
         except ImportError as exc:
             raise ValueError(
-                f"The database URL {shown_url(url)!r} needs redis-py: pip install 'authui[redis]'"
+                f"The database URL {shown!r} needs redis-py: pip install 'authui[redis]'"
             ) from exc
         return RedisAdapter(url)
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError
@@ -42,20 +42,21 @@ def adapter_from_url(url: str) -> object:
     try:
         adapter = SQLAlchemyAdapter(url)
     except (ArgumentError, NoSuchModuleError, ImportError) as exc:
-        reason = str(exc).replace(url, shown_url(url))
-        raise ValueError(f"No adapter for the database URL {shown_url(url)!r}: {reason}") from exc
+        reason = str(exc).replace(url, shown)
+        raise ValueError(f"No adapter for the database URL {shown!r}: {reason}") from exc
     if adapter.engine.dialect.name == "sqlite":
         return TablesOnFirstUse(adapter)
     return adapter
 
 
 def shown_url(url: str) -> str:
-    """``url`` as an error message may show it: a password in it replaced by ``***``."""
-    parts = urlsplit(url)
-    if not parts.password:
+    """``url`` as an error message may show it: a password in it replaced by ``***``.
+    Works on text, so that a URL too broken to parse is shown without its password too."""
+    scheme, sep, rest = url.partition("://")
+    credentials, at, host = rest.rpartition("@")
+    if not sep or not at or ":" not in credentials:
         return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
+    return f"{scheme}://{credentials.split(':', 1)[0]}:***@{host}"
 
 
 class TablesOnFirstUse:
