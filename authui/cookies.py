@@ -111,7 +111,6 @@ def _attributes(o: CookieAttributes) -> str:
 
 _URI_COMPONENT_SAFE = "-_.!~*'()"
 _ASCII_SAFE = bytes(c for c in range(128) if chr(c).isalnum() or chr(c) in _URI_COMPONENT_SAFE)
-_ASCII_TO_ESCAPE = re.compile(r"[^A-Za-z0-9\-_.!~*'()]")
 _ASCII_ESCAPES = {chr(code): f"%{code:02X}" for code in range(128)}
 
 
@@ -119,13 +118,18 @@ def encode_uri_component(value: str) -> str:
     """Percent-encode ``value`` like JavaScript's ``encodeURIComponent``."""
     if not value.isascii():
         return quote(value, safe=_URI_COMPONENT_SAFE)
-    if not value.encode("ascii").translate(None, _ASCII_SAFE):
-        return value  # nothing to escape: the common case of tokens and ids
-    return _ASCII_TO_ESCAPE.sub(_escape_ascii, value)
-
-
-def _escape_ascii(match: re.Match[str]) -> str:
-    return _ASCII_ESCAPES[match.group()]
+    unsafe = value.encode("ascii").translate(None, _ASCII_SAFE)
+    if not unsafe:
+        return value  # the common case of tokens and ids
+    # Few distinct characters to escape (a CSRF cookie's "|", a URL's ":/"): each is
+    # replaced throughout at once, "%" first as the other escapes bring their own.
+    chars = set(unsafe.decode("ascii"))
+    if "%" in chars:
+        chars.discard("%")
+        value = value.replace("%", "%25")
+    for char in chars:
+        value = value.replace(char, _ASCII_ESCAPES[char])
+    return value
 
 
 @dataclass(frozen=True, slots=True)

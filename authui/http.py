@@ -13,12 +13,13 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar, overload
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from authui.cookies import Cookie
 
 JSONValue = Any
+_T = TypeVar("_T")
 JSON_TYPE = ("Content-Type", "application/json")
 """The ``Content-Type`` header of a JSON answer."""
 
@@ -49,6 +50,25 @@ class Headers(Mapping[str, str]):
             if k == key:
                 return v
         raise KeyError(name)
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str):
+            return False
+        key = name.lower()
+        return any(k == key for k, _ in self._items)
+
+    @overload
+    def get(self, name: str, /) -> str | None: ...
+    @overload
+    def get(self, name: str, /, default: str | _T) -> str | _T: ...
+    def get(self, name: str, /, default: object = None) -> object:
+        """The first value of ``name``, or ``default`` (no exception raised and caught, as
+        ``Mapping.get`` would: this runs on every request)."""
+        key = name.lower()
+        for k, v in self._items:
+            if k == key:
+                return v
+        return default
 
     def __iter__(self) -> Iterator[str]:
         return iter(dict.fromkeys(k for k, _ in self._items))
@@ -144,7 +164,8 @@ class Request:
     client: str | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "method", self.method.upper())
+        if not self.method.isupper():
+            object.__setattr__(self, "method", self.method.upper())
 
     @classmethod
     def build(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import platform
 import subprocess
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import micro, sessions
-from bench.measure import Measure, round_trips, wrk
+from bench.measure import WARM_UP, Measure, round_trips, wrk, wrk_once
 from bench.servers import Server, ServerSpec, running
 
 SECRET = micro.SECRET
@@ -59,7 +60,8 @@ class Row:
     endpoint: str
     measure: Measure
     overhead_us: float | None = None
-    """1/throughput minus 1/throughput of the stack's bare hello, in µs."""
+    """1/throughput minus 1/throughput of the stack's bare hello (measured beside it,
+    run by run, in the JWT and database tables), in µs."""
     cpu_overhead_us: float | None = None
     """Server CPU time per request minus that of the stack's bare hello, in µs."""
 
@@ -107,22 +109,36 @@ def baselines(options: Options) -> dict[str, Measure]:
     return found
 
 
+@contextlib.contextmanager
+def bare_beside(stack: str, options: Options) -> Iterator[Server]:
+    """The stack's bare server, warmed up, to measure beside the authui (or Auth.js) one:
+    each run of an endpoint is paired with a run of its hello (``measure.wrk``)."""
+    with running(BASELINES[stack]) as bare:
+        wrk_once(bare, "/hello", None, WARM_UP * options.duration)
+        yield bare
+
+
 def jwt_rows(options: Options, base: dict[str, Measure]) -> Iterator[Row]:
     with tempfile.TemporaryDirectory() as folder:
         script = sessions.rotating_tokens_script(Path(folder), SECRET)
         for stack in (QUART, QUART_UVICORN, QUART_BLUEPRINT, STARLETTE, AUTHJS):
-            with running(auth_spec(stack)) as server:
+            with bare_beside(stack, options) as bare, running(auth_spec(stack)) as server:
                 cookie = sessions.sign_in(server.url)
                 for endpoint, (path, signed_in, expect) in ENDPOINTS.items():
                     sent = cookie if signed_in else None
-                    measure = wrk(server, path, sent, *_times(options), expect)
+                    measure = wrk(server, path, sent, *_times(options), expect, bare=bare)
                     yield _row("JWT sessions", stack, endpoint, measure, base)
-                measure = wrk(server, "/auth/session", cookie, *_times(options), SIGNED_IN, script)
+                measure = wrk(
+                    server, "/auth/session", cookie, *_times(options), SIGNED_IN, script, bare
+                )
                 yield _row("JWT sessions", stack, NEW_TOKENS, measure, base)
 
 
 def _row(table: str, stack: str, endpoint: str, measure: Measure, base: dict[str, Measure]) -> Row:
-    """A row with its overheads over the stack's bare hello."""
+    """A row with its overheads: over the hellos measured beside it when there were, else
+    over the stack's bare hello of the baseline table."""
+    if measure.overhead_us is not None and measure.cpu_overhead_us is not None:
+        return Row(table, stack, endpoint, measure, measure.overhead_us, measure.cpu_overhead_us)
     hello = base[stack]
     cpu = measure.cpu_us - hello.cpu_us
     return Row(table, stack, endpoint, measure, overhead(measure, hello), cpu)
@@ -146,16 +162,24 @@ def database_rows(options: Options, base: dict[str, Measure]) -> Iterator[Row]:
                 if stack == AUTHJS and name != "PostgreSQL":
                     continue  # Auth.js is measured on PostgreSQL (@auth/pg-adapter)
                 database, tokens = asyncio.run(_prepare(name, url, _stored(options)))
-                with running(auth_spec(stack, "database", database)) as server:
-                    measure = _session_checks(server, tokens, Path(folder), options)
+                spec = auth_spec(stack, "database", database)
+                with bare_beside(stack, options) as bare, running(spec) as server:
+                    measure = _session_checks(server, tokens, Path(folder), options, bare)
                 yield _row("database sessions", stack, f"session check ({name})", measure, base)
 
 
-def _session_checks(server: Server, tokens: list[str], folder: Path, options: Options) -> Measure:
-    """The session check, each request with the next of the stored sessions."""
+def _session_checks(
+    server: Server,
+    tokens: list[str],
+    folder: Path,
+    options: Options,
+    bare: Server | None = None,
+) -> Measure:
+    """The session check, each request with the next of the stored sessions (each run
+    paired with one of ``bare``'s hello, when given)."""
     script = sessions.cookies_script(folder, tokens)
     cookie = f"{sessions.SESSION_COOKIE}={tokens[0]}"
-    return wrk(server, "/auth/session", cookie, *_times(options), SIGNED_IN, script)
+    return wrk(server, "/auth/session", cookie, *_times(options), SIGNED_IN, script, bare)
 
 
 def _stored(options: Options) -> int:

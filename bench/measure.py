@@ -28,6 +28,11 @@ class Measure:
     p99_ms: float
     cpu_us: float
     """CPU time the server's processes spent per request, in µs (wrk's own excluded)."""
+    overhead_us: float | None = None
+    """With a bare server beside: the median over the runs of ``1/rps`` minus ``1/rps`` of
+    the bare server's hello measured just before that run, in µs."""
+    cpu_overhead_us: float | None = None
+    """The same for the server CPU per request."""
 
     @property
     def us_per_request(self) -> float:
@@ -84,12 +89,21 @@ def wrk_once(
     return Measure(float(rps.group(1)), _latency(text, "50"), _latency(text, "99"), cpu_us)
 
 
-def median_of(runs: list[Measure]) -> Measure:
+def median_of(runs: list[Measure], hellos: list[Measure] | None = None) -> Measure:
+    """The medians of ``runs``; with the bare ``hellos`` measured just before each run,
+    the medians of the runs' differences from them too."""
+    overhead = cpu_overhead = None
+    if hellos:
+        pairs = list(zip(runs, hellos, strict=True))
+        overhead = statistics.median(m.us_per_request - h.us_per_request for m, h in pairs)
+        cpu_overhead = statistics.median(m.cpu_us - h.cpu_us for m, h in pairs)
     return Measure(
         statistics.median(m.rps for m in runs),
         statistics.median(m.p50_ms for m in runs),
         statistics.median(m.p99_ms for m in runs),
         statistics.median(m.cpu_us for m in runs),
+        overhead,
+        cpu_overhead,
     )
 
 
@@ -109,15 +123,27 @@ def wrk(
     runs: int,
     expect: str,
     script: Path | None = None,
+    bare: Server | None = None,
 ) -> Measure:
     """The median of ``runs`` wrk runs, after a check that the endpoint answers with
     ``expect`` in its body (a signed-in session, say) and a warm-up run. With a
-    ``script`` the requests are the script's, and ``cookie`` is only the check's."""
+    ``script`` the requests are the script's, and ``cookie`` is only the check's.
+
+    With a ``bare`` server (the same server without authui, already warm), its ``/hello``
+    is measured just before each run, and the overheads are the runs' differences from
+    it: the machine's drift over the minutes of a run cancels out of them.
+    """
     body = answer_of(server.url + path, cookie)
     if expect not in body:
         raise RuntimeError(f"{path} answered {body[:200]!r}, without {expect!r}")
     wrk_once(server, path, cookie, WARM_UP * duration, script)
-    return median_of([wrk_once(server, path, cookie, duration, script) for _ in range(runs)])
+    measures: list[Measure] = []
+    hellos: list[Measure] = []
+    for _ in range(runs):
+        if bare is not None:
+            hellos.append(wrk_once(bare, "/hello", None, duration))
+        measures.append(wrk_once(server, path, cookie, duration, script))
+    return median_of(measures, hellos)
 
 
 async def _round_trips(url: str, duration: float, workers: int) -> tuple[int, list[float]]:

@@ -274,6 +274,7 @@ def test_serialize_expires_converts_aware_datetimes_to_gmt() -> None:
         ("€", "%E2%82%AC"),
         ("😀", "%F0%9F%98%80"),
         ("=/?:@&+$#%\\", "%3D%2F%3F%3A%40%26%2B%24%23%25%5C"),
+        ("%7C|%", "%257C%7C%25"),  # "%" escaped before the escapes that bring one
         ("!~*'()", "!~*'()"),
         ("\x00\t\x7f", "%00%09%7F"),
         ("AZaz09-_.", "AZaz09-_."),

@@ -12,7 +12,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from authui.callbacks import invoke
 from authui.http import Response, wants_page
 from authui.integrations import guard
-from authui.integrations.asgi import AuthRoutes, raw_headers, send_response
+from authui.integrations.asgi import AuthRoutes, plain_url, raw_headers, send_response
 from authui.integrations.state import ConfigSource, Integration
 from authui.starlette.requests import url_of
 from authui.starlette.state import SCOPE_KEY, RequestAuth, integration_for
@@ -151,7 +151,7 @@ class AuthMiddleware:
 
 def _url_of_scope(scope: Scope) -> str:
     """The request's absolute URL, as Starlette reconstructs it when it is not plain."""
-    return url_of(HTTPConnection(scope))
+    return plain_url(scope) or url_of(HTTPConnection(scope))
 
 
 def _route_path(scope: Scope) -> str:
