@@ -252,7 +252,7 @@ def scale_rows(options: Options) -> Iterator[Row]:
 async def _many_sessions(count: int, stored: int) -> list[str]:
     """``count`` stored sessions; the tokens of ``stored`` of them."""
     await sessions.reset_pg()
-    adapter = sessions.pg_adapter()
+    adapter = sessions.pg_adapter(seeding=True)
     try:
         return await sessions.stored_sessions(adapter, stored, count - stored)
     finally:

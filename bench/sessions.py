@@ -54,11 +54,20 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-def pg_adapter() -> Any:
+SEEDING_TIMEOUT = 600
+"""Seconds the seeding statements may take: a million sessions in one ``INSERT … SELECT``
+outlast the adapter's own limit per statement on a slow machine."""
+
+
+def pg_adapter(*, seeding: bool = False) -> Any:
+    """The adapter on the bench schema; for ``seeding``, without the adapter's time limit
+    per statement (``STATEMENT_TIMEOUT``), which is for a server that stops answering."""
     from authui.adapters.sqlalchemy import SQLAlchemyAdapter
 
-    options = {"connect_args": {"server_settings": {"search_path": PG_SCHEMA}}}
-    return SQLAlchemyAdapter(PG_URL, engine_options=options)
+    connect_args: dict[str, Any] = {"server_settings": {"search_path": PG_SCHEMA}}
+    if seeding:
+        connect_args["command_timeout"] = SEEDING_TIMEOUT
+    return SQLAlchemyAdapter(PG_URL, engine_options={"connect_args": connect_args})
 
 
 async def reset_pg() -> None:
