@@ -8,8 +8,8 @@ configuration is wrong. Any other failure (a uniqueness violation, a missing tab
 in an adapter) is an ``AdapterError``.
 
 Drivers are recognised by the names of their exception classes (and MySQL's error
-numbers), so nothing here imports an optional package. A failure is an outage when the
-exception, or one it was raised from or while handling, is one of them.
+numbers, SQLite's result codes), so nothing here imports an optional package. A failure is
+an outage when the exception, or one it was raised from or while handling, is one of them.
 
 Both errors say what the driver said, without the values the call was given: drivers
 quote them (MySQL's ``Duplicate entry '…'``, SQLAlchemy's ``[parameters: …]``), and they
@@ -61,6 +61,11 @@ cannot connect, unknown host, server gone away, connection lost, disconnected by
 
 MYSQL_DRIVERS = frozenset({"asyncmy", "aiomysql", "pymysql", "MySQLdb"})
 
+SQLITE_OUTAGE_CODES = frozenset({5, 6})
+"""SQLite's primary result codes of a database that cannot serve now: ``SQLITE_BUSY``
+(another connection holds a lock past the busy timeout) and ``SQLITE_LOCKED``; the low
+byte of an extended code (``SQLITE_BUSY_SNAPSHOT``, …)."""
+
 _MESSAGE_LENGTH = 200
 _DEEPEST = 10
 _SHORTEST_REDACTED = 6
@@ -92,6 +97,9 @@ def _is_outage_itself(exc: BaseException) -> bool:
         if name in OUTAGE_TYPES:
             return True
     driver = type(exc).__module__.partition(".")[0]
+    if driver == "sqlite3":
+        code = getattr(exc, "sqlite_errorcode", None)
+        return isinstance(code, int) and code & 0xFF in SQLITE_OUTAGE_CODES
     code = exc.args[0] if exc.args else None
     return driver in MYSQL_DRIVERS and isinstance(code, int) and code in MYSQL_OUTAGE_CODES
 

@@ -20,10 +20,12 @@ import hashlib
 import logging
 import re
 import socket
+import sqlite3
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import asyncmy.errors
@@ -492,3 +494,51 @@ async def test_the_message_leaves_out_what_the_driver_quotes(mariadb_url: str) -
     assert token in str(raised.value.__cause__)
     assert token not in str(raised.value)
     assert "Duplicate entry '…'" in str(raised.value)
+
+
+def test_sqlite_busy_past_its_timeout_is_an_outage_and_its_other_errors_are_not(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "auth.db"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("CREATE TABLE sessions (token TEXT)")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(sqlite3.OperationalError) as busy:
+            sqlite3.connect(path, timeout=0).execute("SELECT * FROM sessions")
+    finally:
+        holder.close()
+    with pytest.raises(sqlite3.OperationalError) as missing:
+        sqlite3.connect(":memory:").execute("SELECT * FROM sessions")
+    assert "locked" in str(busy.value)
+    assert is_outage(busy.value)
+    assert is_outage(wrapped(busy.value))
+    assert not is_outage(missing.value)
+    assert not is_outage(wrapped(missing.value))
+
+
+async def test_a_sqlite_lock_held_past_the_busy_timeout_is_an_outage_until_released(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Another process writes for longer than the engine waits (its busy timeout, here
+    0.3 s): the session check answers 503 with the cookie kept, not ``null`` as if the
+    user had signed out; once the lock goes, the session is back."""
+    path = tmp_path / "auth.db"
+    options = {"connect_args": {"timeout": 0.3}}
+    adapter = SQLAlchemyAdapter(f"sqlite+aiosqlite:///{path}", engine_options=options)
+    await adapter.create_all()
+    client = AuthClient(app_config("unused", adapter=adapter))
+    try:
+        assert (await sign_in(client, "ada")).status == 302
+        token = client.cookies[SESSION_COOKIE]
+        writer = sqlite3.connect(path, isolation_level=None)
+        writer.execute("BEGIN EXCLUSIVE")
+        try:
+            assert_outage_session(await client.get("session"))
+        finally:
+            writer.close()
+        assert client.cookies[SESSION_COOKIE] == token
+        assert (await client.get("session")).data()["user"]["email"] == "ada@example.com"
+        assert_one_line_each(caplog, "ServiceUnavailable")
+    finally:
+        await adapter.close()
