@@ -119,7 +119,7 @@ class KeyRing:
         The content is encrypted by joserfc's ``A256CBC-HS512`` (its JWE registry's), and
         the compact form is put together here: ``joserfc.jwt.encode`` would serialise the
         same constant header and check the same registry on every call, twice the time of
-        the encryption itself, on the path of every JWT session check.
+        the encryption itself, on every sign-in and every re-issue of a session token.
         """
         key = self._key(_newest(self.secrets), salt, ENC)
         now = int(time.time())
@@ -188,11 +188,11 @@ class KeyRing:
                 raise JWTDecodeError("unsupported token algorithm")
             kid = header.get("kid")
             if kid is None:
-                return self._key(self.secrets[0], salt, enc).jwk
+                return self._key(self.secrets[0], salt, enc).as_jwk
             for secret in self.secrets:
                 key = self._key(secret, salt, enc)
                 if key.kid == kid:
-                    return key.jwk
+                    return key.as_jwk
             raise JWTDecodeError("no matching decryption secret")
 
         plaintext = jwe.decrypt_compact(token, select_key, registry=_REGISTRY).plaintext
@@ -211,7 +211,7 @@ class _DerivedKey:
     them and as their additional authenticated data)."""
 
     raw: bytes
-    jwk: jwk.OctKey
+    as_jwk: jwk.OctKey
     kid: str
     protected: str
 
