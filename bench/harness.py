@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import micro, sessions
-from bench.measure import WARM_UP, Measure, round_trips, wrk, wrk_once
+from bench.measure import WARM_UP, Measure, Target, round_trips, wrk, wrk_once, wrk_rounds
 from bench.servers import Server, ServerSpec, running
 
 SECRET = micro.SECRET
@@ -73,12 +73,17 @@ class Options:
     smoke: bool
 
 
-def auth_spec(stack: str, strategy: str = "jwt", database: str | None = None) -> ServerSpec:
+def auth_spec(
+    stack: str,
+    strategy: str = "jwt",
+    database: str | None = None,
+    schema: str = sessions.PG_SCHEMA,
+) -> ServerSpec:
     env = {"BENCH_SECRET": SECRET, "BENCH_STRATEGY": strategy}
     if database:
         env["BENCH_DATABASE"] = database
     if database and database.startswith("postgresql"):
-        env["BENCH_PG_SCHEMA"] = sessions.PG_SCHEMA
+        env["BENCH_PG_SCHEMA"] = schema
     if stack == QUART:
         return ServerSpec("hypercorn", "bench.apps:quart_fast", env)
     if stack == QUART_UVICORN:
@@ -95,7 +100,7 @@ def auth_spec(stack: str, strategy: str = "jwt", database: str | None = None) ->
                 "port": 5432,
                 "user": "postgres",
                 "database": "test",
-                "searchPath": sessions.PG_SCHEMA,
+                "searchPath": schema,
             }
         )
     return ServerSpec("node", "server.mjs", env)
@@ -237,22 +242,44 @@ def sign_in_rows(options: Options) -> Iterator[Row]:
         yield Row("sign-in round trip", stack, "csrf → callback → session", measure)
 
 
+SCALE_COUNTS = (1_000, 100_000, 1_000_000)
+"""Stored sessions of the scale table's three databases."""
+
+
 def scale_rows(options: Options) -> Iterator[Row]:
-    """The PostgreSQL session check with 1,000, 100,000 and 1,000,000 stored sessions."""
-    counts = (1_000, 10_000) if options.smoke else (1_000, 100_000, 1_000_000)
-    with tempfile.TemporaryDirectory() as folder:
-        for count in counts:
-            tokens = asyncio.run(_many_sessions(count, _stored(options)))
-            with running(auth_spec(STARLETTE, "database", sessions.PG_URL)) as server:
-                measure = _session_checks(server, tokens, Path(folder), options)
-            endpoint = f"session check, {count:,} sessions (PostgreSQL)"
-            yield Row("scale", STARLETTE, endpoint, measure)
+    """The PostgreSQL session check with 1,000, 100,000 and 1,000,000 stored sessions:
+    three schemas, seeded first, each served by its own server, measured in interleaved
+    rounds (``measure.wrk_rounds``), so that the spread between the counts is theirs, not
+    the machine's drift over the minutes between them."""
+    counts = (1_000, 10_000) if options.smoke else SCALE_COUNTS
+    schemas = [f"{sessions.PG_SCHEMA}_{count}" for count in counts]
+    try:
+        tokens = [
+            asyncio.run(_many_sessions(count, _stored(options), schema))
+            for count, schema in zip(counts, schemas, strict=True)
+        ]
+        with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as stack:
+            targets = []
+            for schema, stored in zip(schemas, tokens, strict=True):
+                spec = auth_spec(STARLETTE, "database", sessions.PG_URL, schema)
+                server = stack.enter_context(running(spec))
+                (Path(folder) / schema).mkdir()
+                script = sessions.cookies_script(Path(folder) / schema, stored)
+                cookie = f"{sessions.SESSION_COOKIE}={stored[0]}"
+                targets.append(Target(server, "/auth/session", cookie, SIGNED_IN, script))
+            measures = wrk_rounds(targets, *_times(options))
+    finally:
+        for schema in schemas:
+            asyncio.run(sessions.drop_pg_schema(schema))
+    for count, measure in zip(counts, measures, strict=True):
+        endpoint = f"session check, {count:,} sessions (PostgreSQL)"
+        yield Row("scale", STARLETTE, endpoint, measure)
 
 
-async def _many_sessions(count: int, stored: int) -> list[str]:
-    """``count`` stored sessions; the tokens of ``stored`` of them."""
-    await sessions.reset_pg()
-    adapter = sessions.pg_adapter(seeding=True)
+async def _many_sessions(count: int, stored: int, schema: str) -> list[str]:
+    """``count`` stored sessions in a fresh ``schema``; the tokens of ``stored`` of them."""
+    await sessions.reset_pg(schema)
+    adapter = sessions.pg_adapter(schema, seeding=True)
     try:
         return await sessions.stored_sessions(adapter, stored, count - stored)
     finally:
@@ -317,6 +344,12 @@ def ratio_rows(rows: list[Row]) -> list[Ratio]:
     return found
 
 
+def scale_spread(rows: list[dict[str, Any]]) -> float | None:
+    """How far apart the scale table's throughputs are: (highest - lowest) / lowest."""
+    rates = [row["measure"]["rps"] for row in rows if row["table"] == "scale"]
+    return (max(rates) - min(rates)) / min(rates) if len(rates) > 1 else None
+
+
 def _share(ours: float | None, theirs: float | None) -> str:
     return "-" if ours is None or not theirs else f"{ours / theirs:.2f}"
 
@@ -355,6 +388,12 @@ def markdown(results: dict[str, Any]) -> str:
             f"| {endpoint} | {stack} | {ratio:.2f} | {_fmt(ours)} | {_fmt(theirs)} | "
             f"{_share(ours, theirs)} | {_share(our_cpu, their_cpu)} |"
         )
+    spread = scale_spread(results["rows"])
+    if spread is not None:
+        lines += [
+            "",
+            f"Scale: the session check's throughput {spread:.1%} apart across the counts.",
+        ]
     lines += [
         "",
         "| JWE | encode µs | decode µs, a new token | decode µs, the same token again |",

@@ -115,6 +115,27 @@ def answer_of(url: str, cookie: str | None) -> str:
         return text
 
 
+@dataclass(frozen=True)
+class Target:
+    """An endpoint to load: ``path`` on ``server``, checked to answer with ``expect``;
+    the requests are ``script``'s when there is one, else ``GET path`` with ``cookie``."""
+
+    server: Server
+    path: str
+    cookie: str | None
+    expect: str
+    script: Path | None = None
+
+
+def _check_and_warm(target: Target, duration: float) -> None:
+    """Check that ``target`` answers with what it should (``answer_of``), then warm its
+    server up under load."""
+    body = answer_of(target.server.url + target.path, target.cookie)
+    if target.expect not in body:
+        raise RuntimeError(f"{target.path} answered {body[:200]!r}, without {target.expect!r}")
+    wrk_once(target.server, target.path, target.cookie, WARM_UP * duration, target.script)
+
+
 def wrk(
     server: Server,
     path: str,
@@ -133,10 +154,7 @@ def wrk(
     is measured just before each run, and the overheads are the runs' differences from
     it: the machine's drift over the minutes of a run cancels out of them.
     """
-    body = answer_of(server.url + path, cookie)
-    if expect not in body:
-        raise RuntimeError(f"{path} answered {body[:200]!r}, without {expect!r}")
-    wrk_once(server, path, cookie, WARM_UP * duration, script)
+    _check_and_warm(Target(server, path, cookie, expect, script), duration)
     measures: list[Measure] = []
     hellos: list[Measure] = []
     for _ in range(runs):
@@ -144,6 +162,24 @@ def wrk(
             hellos.append(wrk_once(bare, "/hello", None, duration))
         measures.append(wrk_once(server, path, cookie, duration, script))
     return median_of(measures, hellos)
+
+
+def wrk_rounds(targets: list[Target], duration: float, runs: int) -> list[Measure]:
+    """The medians of ``runs`` rounds, each one wrk run of every target in turn (the order
+    turning by one from round to round), after each target's check and warm-up.
+
+    Targets meant to be compared with each other are measured within the same minutes: the
+    machine's drift, which measuring them one after the other puts between them, meets
+    each of them alike."""
+    for target in targets:
+        _check_and_warm(target, duration)
+    runs_of: list[list[Measure]] = [[] for _ in targets]
+    for round_number in range(runs):
+        for step in range(len(targets)):
+            index = (round_number + step) % len(targets)
+            t = targets[index]
+            runs_of[index].append(wrk_once(t.server, t.path, t.cookie, duration, t.script))
+    return [median_of(measures) for measures in runs_of]
 
 
 async def _round_trips(url: str, duration: float, workers: int) -> tuple[int, list[float]]:

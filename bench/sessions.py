@@ -59,26 +59,36 @@ SEEDING_TIMEOUT = 600
 outlast the adapter's own limit per statement on a slow machine."""
 
 
-def pg_adapter(*, seeding: bool = False) -> Any:
-    """The adapter on the bench schema; for ``seeding``, without the adapter's time limit
+def pg_adapter(schema: str = PG_SCHEMA, *, seeding: bool = False) -> Any:
+    """The adapter on a bench schema; for ``seeding``, without the adapter's time limit
     per statement (``STATEMENT_TIMEOUT``), which is for a server that stops answering."""
     from authui.adapters.sqlalchemy import SQLAlchemyAdapter
 
-    connect_args: dict[str, Any] = {"server_settings": {"search_path": PG_SCHEMA}}
+    connect_args: dict[str, Any] = {"server_settings": {"search_path": schema}}
     if seeding:
         connect_args["command_timeout"] = SEEDING_TIMEOUT
     return SQLAlchemyAdapter(PG_URL, engine_options={"connect_args": connect_args})
 
 
-async def reset_pg() -> None:
-    """A fresh ``authui_bench`` schema with authui's (Auth.js's) tables."""
+async def reset_pg(schema: str = PG_SCHEMA) -> None:
+    """A fresh schema (by default ``authui_bench``) with authui's (Auth.js's) tables."""
     import sqlalchemy
 
-    adapter = pg_adapter()
+    await drop_pg_schema(schema)
+    adapter = pg_adapter(schema)
     async with adapter.engine.begin() as conn:
-        await conn.execute(sqlalchemy.text(f"DROP SCHEMA IF EXISTS {PG_SCHEMA} CASCADE"))
-        await conn.execute(sqlalchemy.text(f"CREATE SCHEMA {PG_SCHEMA}"))
+        await conn.execute(sqlalchemy.text(f"CREATE SCHEMA {schema}"))
     await adapter.create_all()
+    await adapter.close()
+
+
+async def drop_pg_schema(schema: str) -> None:
+    """Drop a bench schema and its tables, if it is there."""
+    import sqlalchemy
+
+    adapter = pg_adapter(schema)
+    async with adapter.engine.begin() as conn:
+        await conn.execute(sqlalchemy.text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
     await adapter.close()
 
 
@@ -126,7 +136,7 @@ async def _settle(adapter: Any) -> None:
 
     autocommit = adapter.engine.execution_options(isolation_level="AUTOCOMMIT")
     async with autocommit.connect() as conn:
-        await conn.execute(text(f"VACUUM ANALYZE {PG_SCHEMA}.sessions"))
+        await conn.execute(text("VACUUM ANALYZE sessions"))  # the adapter's search_path
 
 
 async def _bulk_sessions(adapter: Any, count: int, expires: dt.datetime) -> None:
