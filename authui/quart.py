@@ -61,9 +61,10 @@ async def current_config() -> AuthConfig:
 def _url_and_headers() -> tuple[str, list[tuple[str, str]]]:
     """The current request's absolute URL and headers: read off the ASGI scope for a
     plain request (the common case, and much cheaper), else as Quart gives them."""
-    url = plain_url(request.scope)
+    scope = request.scope
+    url = plain_url(scope)
     if url is not None:
-        return url, text_headers(request.scope)
+        return url, text_headers(scope)
     return request.url, list(request.headers.items())
 
 

@@ -59,6 +59,23 @@ def test_headers_from_a_mapping() -> None:
     assert dict(headers) == {"host": "example.com", "x-forwarded-proto": "https"}
 
 
+def test_headers_in_lower_case_already_read_as_any_others() -> None:
+    pairs = [("host", "example.com"), ("cookie", "a=1"), ("cookie", "b=2")]
+    headers = Headers.lower_case(pairs)
+    assert headers.items_all() == Headers(pairs).items_all()
+    assert headers["Host"] == "example.com"
+    assert headers.get_all("Cookie") == ["a=1", "b=2"]
+
+
+def test_a_request_reads_its_cookies_and_query_once_and_keeps_them() -> None:
+    request = Request.build("GET", URL + "?a=1", headers=[("Cookie", "x=1; y=%20")])
+    assert request.cookies == {"x": "1", "y": " "}
+    assert request.cookies is request.cookies
+    assert request.query == {"a": "1"}
+    assert request.query is request.query
+    assert "Cookie" in (Request.cookies.__doc__ or "")
+
+
 def test_empty_headers() -> None:
     assert len(Headers()) == 0
     assert list(Headers()) == []

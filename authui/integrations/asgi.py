@@ -16,7 +16,7 @@ from authui.core import Auth
 from authui.errors import InvalidHost
 from authui.failures import INVALID_HOST_MESSAGE
 from authui.hosts import request_origin
-from authui.http import Request, Response
+from authui.http import Headers, Request, Response
 from authui.integrations.state import Integration
 from authui.logger import StandardLogger
 from authui.pages.assets import STATIC_PREFIX
@@ -56,17 +56,29 @@ def plain_url(scope: Mapping[str, Any]) -> str | None:
     the query string exactly as the client sent it.
     """
     scheme: str = scope.get("scheme", "http")
-    scheme = WEB_SCHEMES.get(scheme, scheme)
     hosts = [v for k, v in scope["headers"] if k == b"host"]
     if len(hosts) != 1:
         return None
-    host_text = hosts[0].decode("latin-1")
+    path: str = scope["path"]
+    query: bytes = scope.get("query_string", b"")
+    if len(path) + len(query) > _KEPT_URL_LENGTH:
+        return _plain_url.__wrapped__(scheme, hosts[0], path, query)
+    return _plain_url(scheme, hosts[0], path, query)
+
+
+_KEPT_URL_LENGTH = 256
+"""The longest path and query whose URL ``plain_url`` keeps (most of an app's requests go
+to a few URLs; a long one is checked anew each time, so the cache stays small)."""
+
+
+@lru_cache(maxsize=512)
+def _plain_url(scheme: str, host: bytes, path: str, query: bytes) -> str | None:
+    scheme = WEB_SCHEMES.get(scheme, scheme)
+    host_text = host.decode("latin-1")
     matched = _PLAIN_HOST.fullmatch(host_text)
     port = matched and matched.group(1)
     if matched is None or (port and (int(port) > 65535 or port == _DEFAULT_PORTS.get(scheme))):
         return None
-    path: str = scope["path"]
-    query: bytes = scope.get("query_string", b"")
     if not _PLAIN_PATH.fullmatch(path) or not _PLAIN_QUERY.fullmatch(query):
         return None
     url = f"{scheme}://{host_text}{path}"
@@ -121,13 +133,8 @@ def client_host(scope: Mapping[str, Any]) -> str | None:
 def scope_request(scope: Mapping[str, Any], url: str, body: bytes) -> Request:
     """An HTTP request as an authui request, from its scope, its absolute URL and its
     body (already read)."""
-    return Request.build(
-        scope.get("method", "GET"),
-        url,
-        headers=text_headers(scope),
-        body=body,
-        client=client_host(scope),
-    )
+    headers = Headers.lower_case(text_headers(scope))
+    return Request(scope.get("method", "GET"), url, headers, body, client_host(scope))
 
 
 async def answer_scope(

@@ -10,7 +10,7 @@ from quart import Quart
 from starlette.datastructures import URL
 from werkzeug.sansio.utils import get_current_url
 
-from authui.integrations.asgi import client_host, plain_url, text_headers
+from authui.integrations.asgi import _plain_url, client_host, plain_url, text_headers
 from authui.quart import AuthUI
 from tests.conftest import make_config
 
@@ -61,6 +61,15 @@ def test_a_plain_request_has_the_url_starlette_and_werkzeug_give(plain: dict[str
         plain["scheme"], host, root, plain["path"][len(root) :], plain["query_string"]
     )
     assert url == werkzeug
+
+
+def test_a_long_url_is_checked_as_a_short_one_and_not_kept() -> None:
+    long_path = "/auth/" + "a" * 300
+    before = _plain_url.cache_info().currsize
+    assert plain_url(scope(long_path)) == f"http://app.example.com:8000{long_path}"
+    assert plain_url(scope(long_path + " b")) is None
+    assert plain_url(scope("/auth/session", query=b"q=" + b"x" * 300 + b" y")) is None
+    assert _plain_url.cache_info().currsize == before
 
 
 def test_websocket_schemes_become_http() -> None:
