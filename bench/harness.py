@@ -161,30 +161,38 @@ AUTHJS_DATABASE = "session check (PostgreSQL)"
 
 
 def database_rows(options: Options, base: dict[str, Measure]) -> Iterator[Row]:
+    """Every store's session check on each stack: the stack's four servers (one per
+    store) measured in interleaved rounds, each run paired with one of the bare hello, so
+    that the stores are compared with each other within the same minutes; then Auth.js on
+    PostgreSQL, each run paired with its own bare hello."""
+    stored = _stored(options)
     with tempfile.TemporaryDirectory() as folder:
-        for name, url in DATABASES.items():
-            for stack in (QUART, STARLETTE, AUTHJS):
-                if stack == AUTHJS and name != "PostgreSQL":
-                    continue  # Auth.js is measured on PostgreSQL (@auth/pg-adapter)
-                database, tokens = asyncio.run(_prepare(name, url, _stored(options)))
-                spec = auth_spec(stack, "database", database)
-                with bare_beside(stack, options) as bare, running(spec) as server:
-                    measure = _session_checks(server, tokens, Path(folder), options, bare)
+        for stack in (QUART, STARLETTE):
+            prepared = {
+                name: asyncio.run(_prepare(name, url, stored)) for name, url in DATABASES.items()
+            }
+            with bare_beside(stack, options) as bare, contextlib.ExitStack() as servers:
+                targets = []
+                for database, tokens in prepared.values():
+                    server = servers.enter_context(running(auth_spec(stack, "database", database)))
+                    targets.append(_session_target(server, tokens, Path(folder)))
+                measures = wrk_rounds(targets, *_times(options), bare)
+            for name, measure in zip(prepared, measures, strict=True):
                 yield _row("database sessions", stack, f"session check ({name})", measure, base)
+        database, tokens = asyncio.run(_prepare("PostgreSQL", sessions.PG_URL, stored))
+        spec = auth_spec(AUTHJS, "database", database)
+        with bare_beside(AUTHJS, options) as bare, running(spec) as server:
+            target = _session_target(server, tokens, Path(folder))
+            (measure,) = wrk_rounds([target], *_times(options), bare)
+        yield _row("database sessions", AUTHJS, AUTHJS_DATABASE, measure, base)
 
 
-def _session_checks(
-    server: Server,
-    tokens: list[str],
-    folder: Path,
-    options: Options,
-    bare: Server | None = None,
-) -> Measure:
-    """The session check, each request with the next of the stored sessions (each run
-    paired with one of ``bare``'s hello, when given)."""
-    script = sessions.cookies_script(folder, tokens)
+def _session_target(server: Server, tokens: list[str], folder: Path) -> Target:
+    """The session check on ``server``, each request with the next of the stored
+    sessions' ``tokens`` (a wrk script written in a folder of its own in ``folder``)."""
+    script = sessions.cookies_script(Path(tempfile.mkdtemp(dir=folder)), tokens)
     cookie = f"{sessions.SESSION_COOKIE}={tokens[0]}"
-    return wrk(server, "/auth/session", cookie, *_times(options), SIGNED_IN, script, bare)
+    return Target(server, "/auth/session", cookie, SIGNED_IN, script)
 
 
 def _stored(options: Options) -> int:
@@ -263,10 +271,7 @@ def scale_rows(options: Options) -> Iterator[Row]:
             for schema, stored in zip(schemas, tokens, strict=True):
                 spec = auth_spec(STARLETTE, "database", sessions.PG_URL, schema)
                 server = stack.enter_context(running(spec))
-                (Path(folder) / schema).mkdir()
-                script = sessions.cookies_script(Path(folder) / schema, stored)
-                cookie = f"{sessions.SESSION_COOKIE}={stored[0]}"
-                targets.append(Target(server, "/auth/session", cookie, SIGNED_IN, script))
+                targets.append(_session_target(server, stored, Path(folder)))
             measures = wrk_rounds(targets, *_times(options))
     finally:
         for schema in schemas:

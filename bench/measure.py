@@ -164,9 +164,13 @@ def wrk(
     return median_of(measures, hellos)
 
 
-def wrk_rounds(targets: list[Target], duration: float, runs: int) -> list[Measure]:
+def wrk_rounds(
+    targets: list[Target], duration: float, runs: int, bare: Server | None = None
+) -> list[Measure]:
     """The medians of ``runs`` rounds, each one wrk run of every target in turn (the order
-    turning by one from round to round), after each target's check and warm-up.
+    turning by one from round to round), after each target's check and warm-up. With a
+    ``bare`` server (already warm), each target's run follows one of its ``/hello``, and
+    the overheads are the runs' differences from it, as in ``wrk``.
 
     Targets meant to be compared with each other are measured within the same minutes: the
     machine's drift, which measuring them one after the other puts between them, meets
@@ -174,12 +178,15 @@ def wrk_rounds(targets: list[Target], duration: float, runs: int) -> list[Measur
     for target in targets:
         _check_and_warm(target, duration)
     runs_of: list[list[Measure]] = [[] for _ in targets]
+    hellos_of: list[list[Measure]] = [[] for _ in targets]
     for round_number in range(runs):
         for step in range(len(targets)):
             index = (round_number + step) % len(targets)
             t = targets[index]
+            if bare is not None:
+                hellos_of[index].append(wrk_once(bare, "/hello", None, duration))
             runs_of[index].append(wrk_once(t.server, t.path, t.cookie, duration, t.script))
-    return [median_of(measures) for measures in runs_of]
+    return [median_of(m, h) for m, h in zip(runs_of, hellos_of, strict=True)]
 
 
 async def _round_trips(url: str, duration: float, workers: int) -> tuple[int, list[float]]:
