@@ -154,14 +154,8 @@ def wrk(
     is measured just before each run, and the overheads are the runs' differences from
     it: the machine's drift over the minutes of a run cancels out of them.
     """
-    _check_and_warm(Target(server, path, cookie, expect, script), duration)
-    measures: list[Measure] = []
-    hellos: list[Measure] = []
-    for _ in range(runs):
-        if bare is not None:
-            hellos.append(wrk_once(bare, "/hello", None, duration))
-        measures.append(wrk_once(server, path, cookie, duration, script))
-    return median_of(measures, hellos)
+    (measure,) = wrk_rounds([Target(server, path, cookie, expect, script)], duration, runs, bare)
+    return measure
 
 
 def wrk_rounds(
