@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import platform
 import subprocess
@@ -18,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from bench import micro, sessions
-from bench.measure import WARM_UP, Measure, Target, round_trips, wrk, wrk_once, wrk_rounds
-from bench.servers import Server, ServerSpec, running
+from bench.measure import Measure, Target, round_trips, wrk, wrk_rounds
+from bench.servers import ServerSpec, running
 
 SECRET = micro.SECRET
 QUART = "authui · Quart fast path (hypercorn)"
@@ -107,36 +106,35 @@ def auth_spec(
 
 
 def baselines(options: Options) -> dict[str, Measure]:
-    found = {}
-    for stack, spec in BASELINES.items():
-        with running(spec) as server:
-            found[stack] = wrk(server, "/hello", None, options.duration, options.runs, "hello")
-    return found
+    return {
+        stack: wrk(spec, "/hello", None, *_times(options), "hello")
+        for stack, spec in BASELINES.items()
+    }
 
 
-@contextlib.contextmanager
-def bare_beside(stack: str, options: Options) -> Iterator[Server]:
-    """The stack's bare server, warmed up, to measure beside the authui (or Auth.js) one:
-    each run of an endpoint is paired with a run of its hello (``measure.wrk``)."""
-    with running(BASELINES[stack]) as bare:
-        wrk_once(bare, "/hello", None, WARM_UP * options.duration)
-        yield bare
+def signed_in_cookie(spec: ServerSpec) -> str:
+    """Sign in once on a server started from ``spec``: its JWT session cookie stays valid
+    on every later start (the same secret)."""
+    with running(spec) as server:
+        return sessions.sign_in(server.url)
 
 
 def jwt_rows(options: Options, base: dict[str, Measure]) -> Iterator[Row]:
+    """Each stack's endpoints on one server, measured in interleaved rounds (a server
+    start each), each run paired with one of the bare hello."""
     with tempfile.TemporaryDirectory() as folder:
         script = sessions.rotating_tokens_script(Path(folder), SECRET)
         for stack in (QUART, QUART_UVICORN, QUART_BLUEPRINT, STARLETTE, AUTHJS):
-            with bare_beside(stack, options) as bare, running(auth_spec(stack)) as server:
-                cookie = sessions.sign_in(server.url)
-                for endpoint, (path, signed_in, expect) in ENDPOINTS.items():
-                    sent = cookie if signed_in else None
-                    measure = wrk(server, path, sent, *_times(options), expect, bare=bare)
-                    yield _row("JWT sessions", stack, endpoint, measure, base)
-                measure = wrk(
-                    server, "/auth/session", cookie, *_times(options), SIGNED_IN, script, bare
-                )
-                yield _row("JWT sessions", stack, NEW_TOKENS, measure, base)
+            spec = auth_spec(stack)
+            cookie = signed_in_cookie(spec)
+            targets = [
+                Target(spec, path, cookie if signed_in else None, expect)
+                for path, signed_in, expect in ENDPOINTS.values()
+            ]
+            targets.append(Target(spec, "/auth/session", cookie, SIGNED_IN, script))
+            measures = wrk_rounds(targets, *_times(options), BASELINES[stack])
+            for endpoint, measure in zip([*ENDPOINTS, NEW_TOKENS], measures, strict=True):
+                yield _row("JWT sessions", stack, endpoint, measure, base)
 
 
 def _row(table: str, stack: str, endpoint: str, measure: Measure, base: dict[str, Measure]) -> Row:
@@ -171,28 +169,26 @@ def database_rows(options: Options, base: dict[str, Measure]) -> Iterator[Row]:
             prepared = {
                 name: asyncio.run(_prepare(name, url, stored)) for name, url in DATABASES.items()
             }
-            with bare_beside(stack, options) as bare, contextlib.ExitStack() as servers:
-                targets = []
-                for database, tokens in prepared.values():
-                    server = servers.enter_context(running(auth_spec(stack, "database", database)))
-                    targets.append(_session_target(server, tokens, Path(folder)))
-                measures = wrk_rounds(targets, *_times(options), bare)
+            targets = [
+                _session_target(auth_spec(stack, "database", database), tokens, Path(folder))
+                for database, tokens in prepared.values()
+            ]
+            measures = wrk_rounds(targets, *_times(options), BASELINES[stack])
             for name, measure in zip(prepared, measures, strict=True):
                 yield _row("database sessions", stack, f"session check ({name})", measure, base)
         database, tokens = asyncio.run(_prepare("PostgreSQL", sessions.PG_URL, stored))
-        spec = auth_spec(AUTHJS, "database", database)
-        with bare_beside(AUTHJS, options) as bare, running(spec) as server:
-            target = _session_target(server, tokens, Path(folder))
-            (measure,) = wrk_rounds([target], *_times(options), bare)
+        target = _session_target(auth_spec(AUTHJS, "database", database), tokens, Path(folder))
+        (measure,) = wrk_rounds([target], *_times(options), BASELINES[AUTHJS])
         yield _row("database sessions", AUTHJS, AUTHJS_DATABASE, measure, base)
 
 
-def _session_target(server: Server, tokens: list[str], folder: Path) -> Target:
-    """The session check on ``server``, each request with the next of the stored
-    sessions' ``tokens`` (a wrk script written in a folder of its own in ``folder``)."""
+def _session_target(spec: ServerSpec, tokens: list[str], folder: Path) -> Target:
+    """The session check on a server of ``spec``, each request with the next of the
+    stored sessions' ``tokens`` (a wrk script written in a folder of its own in
+    ``folder``)."""
     script = sessions.cookies_script(Path(tempfile.mkdtemp(dir=folder)), tokens)
     cookie = f"{sessions.SESSION_COOKIE}={tokens[0]}"
-    return Target(server, "/auth/session", cookie, SIGNED_IN, script)
+    return Target(spec, "/auth/session", cookie, SIGNED_IN, script)
 
 
 def _stored(options: Options) -> int:
@@ -258,7 +254,7 @@ def scale_rows(options: Options) -> Iterator[Row]:
     """The PostgreSQL session check with 1,000, 100,000 and 1,000,000 stored sessions:
     three schemas, seeded first, each served by its own server, measured in interleaved
     rounds (``measure.wrk_rounds``), so that the spread between the counts is theirs, not
-    the machine's drift over the minutes between them."""
+    the machine's drift over the minutes between them nor one server start's."""
     counts = (1_000, 10_000) if options.smoke else SCALE_COUNTS
     schemas = [f"{sessions.PG_SCHEMA}_{count}" for count in counts]
     try:
@@ -266,12 +262,13 @@ def scale_rows(options: Options) -> Iterator[Row]:
             asyncio.run(_many_sessions(count, _stored(options), schema))
             for count, schema in zip(counts, schemas, strict=True)
         ]
-        with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as stack:
-            targets = []
-            for schema, stored in zip(schemas, tokens, strict=True):
-                spec = auth_spec(STARLETTE, "database", sessions.PG_URL, schema)
-                server = stack.enter_context(running(spec))
-                targets.append(_session_target(server, stored, Path(folder)))
+        with tempfile.TemporaryDirectory() as folder:
+            targets = [
+                _session_target(
+                    auth_spec(STARLETTE, "database", sessions.PG_URL, schema), stored, Path(folder)
+                )
+                for schema, stored in zip(schemas, tokens, strict=True)
+            ]
             measures = wrk_rounds(targets, *_times(options))
     finally:
         for schema in schemas:
@@ -300,10 +297,8 @@ def worker_rows(options: Options) -> Iterator[Row]:
         for workers in (1, 2):
             spec = auth_spec(STARLETTE)
             spec = ServerSpec(spec.kind, spec.target, spec.env, workers=workers)
-            with running(spec) as server:
-                cookie = sessions.sign_in(server.url)
-                times = _times(options)
-                measure = wrk(server, "/auth/session", cookie, *times, SIGNED_IN, script)
+            cookie = signed_in_cookie(spec)
+            measure = wrk(spec, "/auth/session", cookie, *_times(options), SIGNED_IN, script)
             endpoint = f"{NEW_TOKENS}, {workers} worker(s)"
             yield Row("workers", STARLETTE, endpoint, measure)
 

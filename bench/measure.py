@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import statistics
 import subprocess
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import aiohttp
 
-from bench.servers import Server
+from bench.servers import Server, ServerSpec, running
 
 WRK_CONNECTIONS = 32
 """Concurrent connections of wrk (one wrk thread: the server gets the other core)."""
@@ -117,70 +118,90 @@ def answer_of(url: str, cookie: str | None) -> str:
 
 @dataclass(frozen=True)
 class Target:
-    """An endpoint to load: ``path`` on ``server``, checked to answer with ``expect``;
-    the requests are ``script``'s when there is one, else ``GET path`` with ``cookie``."""
+    """An endpoint to load: ``path`` on a server started from ``spec``, checked to answer
+    with ``expect``; the requests are ``script``'s when there is one, else ``GET path``
+    with ``cookie``. Targets with equal specs share one server."""
 
-    server: Server
+    spec: ServerSpec
     path: str
     cookie: str | None
     expect: str
     script: Path | None = None
 
 
-def _check_and_warm(target: Target, duration: float) -> None:
+def _check_and_warm(server: Server, target: Target, duration: float) -> None:
     """Check that ``target`` answers with what it should (``answer_of``), then warm its
     server up under load."""
-    body = answer_of(target.server.url + target.path, target.cookie)
+    body = answer_of(server.url + target.path, target.cookie)
     if target.expect not in body:
         raise RuntimeError(f"{target.path} answered {body[:200]!r}, without {target.expect!r}")
-    wrk_once(target.server, target.path, target.cookie, WARM_UP * duration, target.script)
+    wrk_once(server, target.path, target.cookie, WARM_UP * duration, target.script)
 
 
 def wrk(
-    server: Server,
+    spec: ServerSpec,
     path: str,
     cookie: str | None,
     duration: float,
     runs: int,
     expect: str,
     script: Path | None = None,
-    bare: Server | None = None,
+    bare: ServerSpec | None = None,
 ) -> Measure:
-    """The median of ``runs`` wrk runs, after a check that the endpoint answers with
-    ``expect`` in its body (a signed-in session, say) and a warm-up run. With a
-    ``script`` the requests are the script's, and ``cookie`` is only the check's.
-
-    With a ``bare`` server (the same server without authui, already warm), its ``/hello``
-    is measured just before each run, and the overheads are the runs' differences from
-    it: the machine's drift over the minutes of a run cancels out of them.
-    """
-    (measure,) = wrk_rounds([Target(server, path, cookie, expect, script)], duration, runs, bare)
+    """``wrk_rounds`` of one target: the median of ``runs`` wrk runs of ``path``, each on
+    a server started for it, after a check that the endpoint answers with ``expect`` in
+    its body (a signed-in session, say) and a warm-up run. With a ``script`` the requests
+    are the script's, and ``cookie`` is only the check's."""
+    (measure,) = wrk_rounds([Target(spec, path, cookie, expect, script)], duration, runs, bare)
     return measure
 
 
 def wrk_rounds(
-    targets: list[Target], duration: float, runs: int, bare: Server | None = None
+    targets: list[Target], duration: float, runs: int, bare: ServerSpec | None = None
 ) -> list[Measure]:
-    """The medians of ``runs`` rounds, each one wrk run of every target in turn (the order
-    turning by one from round to round), after each target's check and warm-up. With a
-    ``bare`` server (already warm), each target's run follows one of its ``/hello``, and
-    the overheads are the runs' differences from it, as in ``wrk``.
+    """The medians of ``runs`` rounds. Each round starts the targets' servers (and the
+    ``bare`` one: the same server without authui), checks and warms every target, runs
+    wrk once against each of them in turn (the order turning by one from round to round)
+    and stops the servers.
 
-    Targets meant to be compared with each other are measured within the same minutes: the
-    machine's drift, which measuring them one after the other puts between them, meets
-    each of them alike."""
-    for target in targets:
-        _check_and_warm(target, duration)
+    - Targets meant to be compared with each other are measured within the same minutes:
+      the machine's drift, which measuring them one after the other puts between them,
+      meets each of them alike.
+    - With a ``bare`` server, each target's run follows a run of its ``/hello``, and the
+      overheads are the medians of the runs' differences from it.
+    - Each round starts its servers anew: how fast a server is depends on its start too
+      (the same app, started twice, served up to a fifth slower on hypercorn; run Y of
+      ``docs/performance.md``), and the median over starts leaves out a slow start where
+      runs of one start would carry it into the figure.
+    """
     runs_of: list[list[Measure]] = [[] for _ in targets]
     hellos_of: list[list[Measure]] = [[] for _ in targets]
     for round_number in range(runs):
-        for step in range(len(targets)):
-            index = (round_number + step) % len(targets)
-            t = targets[index]
+        with contextlib.ExitStack() as started:
+            servers = _started(started, [t.spec for t in targets])
+            hello = None
             if bare is not None:
-                hellos_of[index].append(wrk_once(bare, "/hello", None, duration))
-            runs_of[index].append(wrk_once(t.server, t.path, t.cookie, duration, t.script))
+                (hello,) = _started(started, [bare])
+                wrk_once(hello, "/hello", None, WARM_UP * duration)
+            for target, server in zip(targets, servers, strict=True):
+                _check_and_warm(server, target, duration)
+            for step in range(len(targets)):
+                index = (round_number + step) % len(targets)
+                t, server = targets[index], servers[index]
+                if hello is not None:
+                    hellos_of[index].append(wrk_once(hello, "/hello", None, duration))
+                runs_of[index].append(wrk_once(server, t.path, t.cookie, duration, t.script))
     return [median_of(m, h) for m, h in zip(runs_of, hellos_of, strict=True)]
+
+
+def _started(started: contextlib.ExitStack, specs: list[ServerSpec]) -> list[Server]:
+    """A server for each of ``specs``, one per distinct spec, stopped when ``started``
+    closes."""
+    servers: list[tuple[ServerSpec, Server]] = []
+    for spec in specs:
+        if not any(known == spec for known, _ in servers):
+            servers.append((spec, started.enter_context(running(spec))))
+    return [next(server for known, server in servers if known == spec) for spec in specs]
 
 
 async def _round_trips(url: str, duration: float, workers: int) -> tuple[int, list[float]]:

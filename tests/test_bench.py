@@ -4,13 +4,20 @@ asserts a speed."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
+from bench import measure
 from bench.harness import NEW_TOKENS
+from bench.measure import Measure
+from bench.servers import Server, ServerSpec
 from tests.peers.availability import peer_missing
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,3 +66,57 @@ def test_the_harness_runs_every_section_in_smoke_mode(tmp_path: Path) -> None:
     assert set(results["micro"]) == {"authui (Python, joserfc)", "@auth/core/jwt (node)"}
     assert results["micro"]["authui (Python, joserfc)"]["decode_again_us"] > 0
     assert "| session check (JWT) |" in run.stdout  # the printed table
+
+
+def test_each_round_starts_its_servers_anew_and_pairs_every_run_with_a_bare_hello(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``wrk_rounds``'s order of events, with the servers and wrk replaced by a log (the
+    smoke run above drives the real ones, one round only)."""
+    events: list[str] = []
+    pids = iter(range(1, 100))
+
+    @contextlib.contextmanager
+    def running(spec: ServerSpec) -> Iterator[Server]:
+        server = Server(f"http://{spec.target}", next(pids))
+        events.append(f"start {spec.target} {server.pid}")
+        yield server
+        events.append(f"stop {spec.target} {server.pid}")
+
+    def wrk_once(server: Server, path: str, *args: object) -> Measure:
+        events.append(f"wrk {server.url[7:]} {server.pid} {path}")
+        return Measure(1000.0, 1.0, 2.0, 500.0 if path == "/hello" else 600.0)
+
+    monkeypatch.setattr(measure, "running", running)
+    monkeypatch.setattr(measure, "wrk_once", wrk_once)
+    monkeypatch.setattr(measure, "answer_of", lambda url, cookie: "signed in")
+    auth, bare = ServerSpec("uvicorn", "auth"), ServerSpec("uvicorn", "bare")
+    targets = [measure.Target(auth, f"/{name}", None, "signed in") for name in "ab"]
+
+    found = measure.wrk_rounds(targets, 1.0, 2, bare)
+
+    assert events == [
+        "start auth 1",  # one server for the two targets of one spec
+        "start bare 2",
+        "wrk bare 2 /hello",  # warm-ups
+        "wrk auth 1 /a",
+        "wrk auth 1 /b",
+        "wrk bare 2 /hello",
+        "wrk auth 1 /a",
+        "wrk bare 2 /hello",
+        "wrk auth 1 /b",
+        "stop bare 2",
+        "stop auth 1",
+        "start auth 3",  # the next round: new servers, the order turned by one
+        "start bare 4",
+        "wrk bare 4 /hello",
+        "wrk auth 3 /a",
+        "wrk auth 3 /b",
+        "wrk bare 4 /hello",
+        "wrk auth 3 /b",
+        "wrk bare 4 /hello",
+        "wrk auth 3 /a",
+        "stop bare 4",
+        "stop auth 3",
+    ]
+    assert [m.cpu_overhead_us for m in found] == [100.0, 100.0]
