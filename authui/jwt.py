@@ -13,12 +13,13 @@ rotates without signing anybody out: put the new secret first.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from secrets import token_bytes
 from typing import Any, Literal
 
@@ -89,7 +90,9 @@ class KeyRing:
 
     A resolved configuration holds one (``Options.key_ring``): a browser sends the same
     session cookie with every request until it is re-issued (once a day by default), and
-    decrypting it again would give the same bytes. A failure is never cached.
+    decrypting it again would give the same bytes. A token the ring encodes is kept as
+    well, so the request that brings it back (the one after a sign-in or a re-issue) does
+    not decrypt what this process just encrypted. A failure is never cached.
 
     Args:
         secrets: The secrets, newest first.
@@ -100,9 +103,15 @@ class KeyRing:
         self.secrets = tuple(secrets)
         self._keys: dict[tuple[str, str, str], _DerivedKey] = {}
         self._headers: dict[tuple[str, str], bool] = {}
-        self._payload: Callable[[str, str], _Payload] = (
-            lru_cache(maxsize=cache_size)(self._decrypt) if cache_size else self._decrypt
-        )
+        self._kept = _RecentPayloads(cache_size)
+
+    def _payload(self, token: str, salt: str) -> _Payload:
+        """The payload of ``token``: kept, or decrypted (and kept)."""
+        found = self._kept.get(token, salt)
+        if found is None:
+            found = self._decrypt(token, salt)
+            self._kept.put(token, salt, found)
+        return found
 
     def _key(self, secret: str, salt: str, enc: str) -> _DerivedKey:
         """The key of ``secret`` for ``salt`` and ``enc``."""
@@ -124,13 +133,17 @@ class KeyRing:
         key = self._key(_newest(self.secrets), salt, ENC)
         now = int(time.time())
         claims = {**token, "iat": now, "exp": now + max_age, "jti": str(uuid.uuid4())}
-        plaintext = json.dumps(claims, ensure_ascii=False, separators=(",", ":")).encode()
+        text = json.dumps(claims, ensure_ascii=False, separators=(",", ":"))
         iv = token_bytes(_CONTENT_ENCRYPTION.iv_size // 8)
         aad = key.protected.encode()
-        ciphertext, tag = _CONTENT_ENCRYPTION.encrypt(plaintext, key.raw, iv, aad)
+        ciphertext, tag = _CONTENT_ENCRYPTION.encrypt(text.encode(), key.raw, iv, aad)
         # The compact serialisation: protected header, encrypted key (empty for ``dir``),
         # initialisation vector, ciphertext, authentication tag.
-        return f"{key.protected}..{_b64(iv)}.{_b64(ciphertext)}.{_b64(tag)}"
+        made = f"{key.protected}..{_b64(iv)}.{_b64(ciphertext)}.{_b64(tag)}"
+        if self._kept.size:
+            with contextlib.suppress(ValueError):  # kept as its decryption would read it
+                self._kept.put(made, salt, _Payload.parse(text))
+        return made
 
     def decode(self, token: str | None, salt: str) -> JWT | None:
         """Decrypt ``token`` and check its times (see ``authui.jwt.decode``).
@@ -196,12 +209,7 @@ class KeyRing:
             raise JWTDecodeError("no matching decryption secret")
 
         plaintext = jwe.decrypt_compact(token, select_key, registry=_REGISTRY).plaintext
-        text = (plaintext or b"").decode("utf-8")
-        claims = _JSON.decode(text)
-        if not isinstance(claims, dict):
-            raise JWTDecodeError("the token's payload is not a JSON object")
-        flat = all(v is None or isinstance(v, _SCALARS) for v in claims.values())
-        return _Payload(text, claims if flat else None)
+        return _Payload.parse((plaintext or b"").decode("utf-8"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,12 +314,47 @@ class _Payload:
     text: str
     flat: JWT | None
 
+    @classmethod
+    def parse(cls, text: str) -> _Payload:
+        """The payload of a token whose plaintext is ``text``.
+
+        Raises:
+            JWTDecodeError: ``text`` is JSON but not an object.
+            ValueError: ``text`` is not JSON (``NaN`` and ``Infinity`` included).
+        """
+        claims = _JSON.decode(text)
+        if not isinstance(claims, dict):
+            raise JWTDecodeError("the token's payload is not a JSON object")
+        flat = all(v is None or isinstance(v, _SCALARS) for v in claims.values())
+        return cls(text, claims if flat else None)
+
     def claims(self) -> JWT:
         """A new dict of the claims, which the caller may change."""
         if self.flat is not None:
             return dict(self.flat)
         claims: JWT = _JSON.decode(self.text)
         return claims
+
+
+class _RecentPayloads:
+    """The payloads of the ``size`` tokens (with their salts) used last; none for 0."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._payloads: OrderedDict[tuple[str, str], _Payload] = OrderedDict()
+
+    def get(self, token: str, salt: str) -> _Payload | None:
+        found = self._payloads.get((token, salt))
+        if found is not None:
+            self._payloads.move_to_end((token, salt))
+        return found
+
+    def put(self, token: str, salt: str, payload: _Payload) -> None:
+        if not self.size:
+            return
+        self._payloads[(token, salt)] = payload
+        if len(self._payloads) > self.size:
+            self._payloads.popitem(last=False)
 
 
 def _check_times(claims: JWT) -> None:

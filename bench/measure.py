@@ -242,15 +242,17 @@ async def _round_trips(url: str, duration: float, workers: int) -> tuple[int, li
     return len(timings), timings
 
 
-def round_trips(server: Server, duration: float, runs: int, workers: int = 4) -> Measure:
+def round_trips(spec: ServerSpec, duration: float, runs: int, workers: int = 4) -> Measure:
     """Sign-in round trips per second, their latency and the server's CPU time per round
-    trip (medians of ``runs``)."""
+    trip (medians of ``runs``, each on a server started for it and warmed up, as in
+    ``wrk_rounds``)."""
     measures = []
-    asyncio.run(_round_trips(server.url, min(1.0, duration), workers))  # warm-up
     for _ in range(runs):
-        cpu_before = server.cpu_seconds()
-        count, timings = asyncio.run(_round_trips(server.url, duration, workers))
-        cpu = server.cpu_seconds() - cpu_before
+        with running(spec) as server:
+            asyncio.run(_round_trips(server.url, WARM_UP * duration, workers))
+            cpu_before = server.cpu_seconds()
+            count, timings = asyncio.run(_round_trips(server.url, duration, workers))
+            cpu = server.cpu_seconds() - cpu_before
         timings.sort()
         measures.append(
             Measure(

@@ -587,3 +587,66 @@ def test_get_token_without_secret_raises() -> None:
         jwt.get_token(get({"cookie": f"{SALT}={token}"}), secret=None)
     with pytest.raises(MissingSecret):
         jwt.get_token(get({"authorization": f"Bearer {token}"}), secret="")
+
+
+# --- A configuration's key ring: what it keeps -------------------------------------------------
+
+
+@pytest.fixture
+def decryptions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The tokens decrypted (by joserfc) from here on."""
+    seen: list[str] = []
+    decrypt = jwe.decrypt_compact
+
+    def counting(value: str, *args: Any, **kwargs: Any) -> Any:
+        seen.append(value)
+        return decrypt(value, *args, **kwargs)
+
+    monkeypatch.setattr(jwe, "decrypt_compact", counting)
+    return seen
+
+
+def test_a_token_the_ring_made_comes_back_without_decrypting_it(decryptions: list[str]) -> None:
+    ring = jwt.KeyRing([SECRET], cache_size=8)
+    token = ring.encode({"sub": "1", "name": "Ada", "roles": ["admin"]}, SALT, 60)
+
+    first = ring.decode(token, SALT)
+    assert first == jwt.KeyRing([SECRET]).decode(token, SALT)  # what decrypting it gives
+    assert decryptions == [token]  # the fresh ring's, not the maker's
+    assert first is not None
+    first["roles"].append("changed")  # a caller's changes stay the caller's
+    assert ring.decode(token, SALT) == {**first, "roles": ["admin"]}
+
+
+def test_a_kept_token_still_expires(clock: SimpleNamespace) -> None:
+    ring = jwt.KeyRing([SECRET], cache_size=8)
+    token = ring.encode({"sub": "1"}, SALT, 60)
+    assert ring.decode(token, SALT) is not None
+    clock.now += 60 + jwt.CLOCK_TOLERANCE
+    with pytest.raises(jwt.JWTExpired):
+        ring.decode(token, SALT)
+
+
+def test_a_token_made_for_one_salt_is_refused_under_another() -> None:
+    ring = jwt.KeyRing([SECRET], cache_size=8)
+    token = ring.encode({"sub": "1"}, SALT, 60)
+    with pytest.raises(JWTDecodeError):
+        ring.decode(token, "__Secure-" + SALT)
+
+
+def test_a_claim_no_decoder_accepts_is_refused_by_the_ring_that_made_it() -> None:
+    ring = jwt.KeyRing([SECRET], cache_size=8)
+    token = ring.encode({"sub": "1", "score": float("nan")}, SALT, 60)
+    with pytest.raises(JWTDecodeError):
+        jwt.KeyRing([SECRET]).decode(token, SALT)
+    with pytest.raises(JWTDecodeError):
+        ring.decode(token, SALT)
+
+
+def test_the_ring_keeps_only_the_most_recent_tokens(decryptions: list[str]) -> None:
+    ring = jwt.KeyRing([SECRET], cache_size=2)
+    first, second, third = (ring.encode({"sub": str(n)}, SALT, 60) for n in range(3))
+    assert [ring.decode(t, SALT)["sub"] for t in (third, second)] == ["2", "1"]  # type: ignore[index]
+    assert decryptions == []
+    assert ring.decode(first, SALT) == jwt.decode(token=first, secret=SECRET, salt=SALT)
+    assert decryptions == [first, first]  # dropped: decrypted again (and by jwt.decode)
