@@ -11,8 +11,18 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
+
 from authui.providers.oauth import OAuthProvider
-from tests.oauth.standin import APP, CLIENT_ID, CLIENT_SECRET, Outcome, StandIn, form_of
+from tests.oauth.standin import (
+    APP,
+    CLIENT_ID,
+    CLIENT_SECRET,
+    Outcome,
+    StandIn,
+    form_of,
+    sign_in_through,
+)
 
 BASIC = "Basic " + base64.b64encode(b"client-id-123:client+secret%2B%2F%3D").decode()
 """``base64(formUrlEncode(CLIENT_ID) + ":" + formUrlEncode(CLIENT_SECRET))``, written out."""
@@ -63,15 +73,21 @@ def check_authorization(outcome: Outcome, service: Service, **extra: str) -> Non
     }
 
 
-def check_token_request(outcome: Outcome, standin: StandIn, service: Service) -> None:
-    """The code was exchanged at the token URL, the client authenticated with Basic."""
+def check_token_request(
+    outcome: Outcome, standin: StandIn, service: Service, *, in_form: bool = False
+) -> None:
+    """The code was exchanged at the token URL, the client authenticated with Basic; or,
+    ``in_form``, with its id and secret in the form (``client_secret_post``) and no
+    ``Authorization`` header."""
     request = standin.sent("POST", service.token)
     form = form_of(request)
     verifier = form.pop("code_verifier", None)
+    credentials = {"client_id": CLIENT_ID, "client_secret": CLIENT_SECRET} if in_form else {}
     assert form == {
         "grant_type": "authorization_code",
         "code": "authorization-code-1",
         "redirect_uri": f"{APP}/auth/callback/{service.id}",
+        **credentials,
     }
     if "pkce" in service.checks:
         assert verifier is not None
@@ -80,8 +96,11 @@ def check_token_request(outcome: Outcome, standin: StandIn, service: Service) ->
         assert challenge == outcome.params["code_challenge"]
     else:
         assert verifier is None
-    assert request.headers["authorization"] == BASIC
-    assert CLIENT_SECRET not in request.content.decode()
+    if in_form:
+        assert "authorization" not in request.headers
+    else:
+        assert request.headers["authorization"] == BASIC
+        assert CLIENT_SECRET not in request.content.decode()
 
 
 def check_signed_in(
@@ -121,3 +140,18 @@ def check_param_override(provider: OAuthProvider, service: Service, **params: st
     assert provider.token.url == service.token
     assert provider.userinfo.url is not None
     assert service.userinfo.split(" ", 1)[1] in provider.userinfo.url
+
+
+async def check_sign_in_refused(
+    provider: OAuthProvider, standin: StandIn, caplog: pytest.LogCaptureFixture, *logged: str
+) -> Outcome:
+    """A sign-in the service refuses (an error answer of its token or profile endpoint)
+    ends on the error page with ``Configuration``, as Auth.js ends a failed callback, with
+    no user and no session, and the log names the cause (each of ``logged``)."""
+    outcome = await sign_in_through(provider, standin)
+    assert outcome.signed_in is None
+    assert outcome.callback.header("location") == f"{APP}/auth/error?error=Configuration"
+    for text in ("CallbackRouteError", *logged):
+        assert text in caplog.text
+    assert outcome.session is None
+    return outcome
