@@ -117,6 +117,10 @@ class Theme:
         environment: The app's own Jinja environment, searched before ``template_dirs``
             and the pack, whose filters, tests and globals the pages can use. The Quart
             integration passes the app's (``app.jinja_env``).
+        remember_last_used: Mark the provider this browser last signed in with on the
+            built-in sign-in page ("Last used"), kept in the ``authui.last-used`` cookie
+            (no server state). Not set when ``pages.sign_in`` is your own page; turn it
+            off for exactly Auth.js's cookies on a sign-in.
     """
 
     pack: str = "default"
@@ -126,6 +130,7 @@ class Theme:
     button_text: str = ""
     template_dirs: Sequence[str] = ()
     environment: Environment | None = None
+    remember_last_used: bool = True
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -218,8 +223,8 @@ class AuthConfig:
         pages: Your own pages instead of the built-in ones.
         theme: The look of the built-in pages.
         cookies: Overrides of cookie names and attributes, keyed by ``session_token``,
-            ``callback_url``, ``csrf_token``, ``pkce_code_verifier``, ``state``, ``nonce``
-            or ``webauthn_challenge``.
+            ``callback_url``, ``csrf_token``, ``pkce_code_verifier``, ``state``, ``nonce``,
+            ``webauthn_challenge`` or ``last_used``.
         redirect_proxy_url: Base URL of a redirect proxy for OAuth callbacks
             (``AUTH_REDIRECT_PROXY_URL``).
         debug: Log debug messages (they include user data; not for production).

@@ -25,6 +25,9 @@ CHUNK_SIZE = 4096 - 160
 CHECK_MAX_AGE = 15 * 60
 """Lifetime of the short-lived check cookies (state, PKCE, nonce, WebAuthn challenge)."""
 
+LAST_USED_MAX_AGE = 365 * 24 * 60 * 60
+"""Lifetime of the last-used-provider cookie: a year, renewed by each sign-in."""
+
 CookieKey = Literal[
     "session_token",
     "callback_url",
@@ -33,6 +36,7 @@ CookieKey = Literal[
     "state",
     "nonce",
     "webauthn_challenge",
+    "last_used",
 ]
 
 
@@ -143,6 +147,7 @@ class CookieTable:
     state: CookieOption
     nonce: CookieOption
     webauthn_challenge: CookieOption
+    last_used: CookieOption
 
     def get(self, key: CookieKey) -> CookieOption:
         option: CookieOption = getattr(self, key)
@@ -157,12 +162,16 @@ _BASE_NAMES: dict[CookieKey, str] = {
     "state": "authjs.state",
     "nonce": "authjs.nonce",
     "webauthn_challenge": "authjs.challenge",
+    "last_used": "authui.last-used",
 }
+"""Auth.js's names, and authui's own ``authui.last-used`` (the provider this browser last
+signed in with, which the sign-in page marks; Auth.js has no such cookie)."""
 
 _DEFAULT_MAX_AGE: dict[CookieKey, int] = {
     "pkce_code_verifier": CHECK_MAX_AGE,
     "state": CHECK_MAX_AGE,
     "webauthn_challenge": CHECK_MAX_AGE,
+    "last_used": LAST_USED_MAX_AGE,
 }
 
 

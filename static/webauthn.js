@@ -30,6 +30,7 @@
     address: "Passkeys cannot be used at this address of the site.",
     exists: "This device already holds a passkey for this account.",
     failed: "The site could not complete the passkey request. Try again.",
+    addressNeeded: "Enter your email address to sign up with a passkey.",
   };
 
   // --- base64url <-> ArrayBuffer -----------------------------------------------------------
@@ -312,39 +313,88 @@
   }
 
   function urlsOfForm(form) {
-    const id = form.dataset.authuiPasskey || form.dataset.authuiPasskeyRegister;
     return urlsOf(
-      { id },
+      { id: providerOf(form) },
       { options: form.dataset.authuiOptionsUrl, callback: form.dataset.authuiCallbackUrl },
     );
   }
 
-  function enhanceForm(form, register) {
-    const provider = { id: form.dataset.authuiPasskey || form.dataset.authuiPasskeyRegister };
+  // Run one ceremony for a form: ``action`` "authenticate" (sign in: with a typed
+  // address its passkeys are asked for, without one any passkey of this site), "register"
+  // (add a passkey to the signed-in user), or none (sign up: the server decides from the
+  // address, a new one registers, a known one signs in).
+  async function run(form, action) {
+    if (form.getAttribute("aria-busy") === "true") return;
+    const register = action === "register";
     const conditional = !register && form.dataset.authuiConditional === "true";
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      if (form.getAttribute("aria-busy") === "true") return;
-      clear(form);
-      busy(form, true);
-      const fields = fieldsOf(form);
-      if (register) fields.action = "register";
-      try {
-        const { url } = await ceremony(provider, fields, urlsOfForm(form));
-        helpers.navigate(url);
-      } catch (error) {
-        busy(form, false);
-        show(form, message(form, error));
-        if (!error || !error.reason) console.warn("authui: passkey ceremony failed:", error);
-        if (conditional) startAutofill(form);
-      }
-    });
-    const unsupported = unsupportedReason();
-    if (unsupported) {
-      show(form, messageText(form, unsupported));
+    clear(form);
+    const fields = fieldsOf(form);
+    if (action) fields.action = action;
+    if (!action && !fields.email) {
+      show(form, messageText(form, "addressNeeded"));
+      const field = form.querySelector("input[name=email]");
+      if (field) field.focus();
       return;
     }
-    if (conditional) startAutofill(form);
+    busy(form, true);
+    try {
+      const { url } = await ceremony({ id: providerOf(form) }, fields, urlsOfForm(form));
+      helpers.navigate(url);
+    } catch (error) {
+      busy(form, false);
+      show(form, message(form, error));
+      if (!error || !error.reason) console.warn("authui: passkey ceremony failed:", error);
+      if (conditional) startAutofill(form);
+    }
+  }
+
+  function providerOf(form) {
+    return form.dataset.authuiPasskey || form.dataset.authuiPasskeyRegister;
+  }
+
+  // A sign-in form: its buttons name their ceremony (data-authui-passkey-action:
+  // "authenticate", or "sign-up" for the server's choice from the address); they start
+  // hidden, shown here once passkeys can work. The form's own submit is a passkey
+  // ceremony only when no email provider shares the form (data-authui-passkey-submit).
+  function enhanceSignIn(form) {
+    const buttons = [...form.querySelectorAll("[data-authui-passkey-action]")];
+    const ownsSubmit = form.dataset.authuiPasskeySubmit !== "false";
+    const unsupported = unsupportedReason();
+    if (unsupported) {
+      // Beside a sign-in link the passkey buttons just stay hidden; alone, say why.
+      if (ownsSubmit) show(form, messageText(form, unsupported));
+      return;
+    }
+    for (const button of buttons) {
+      button.hidden = false;
+      if (button.type === "button") {
+        button.addEventListener("click", () => run(form, actionOf(button)));
+      }
+    }
+    if (ownsSubmit) {
+      form.addEventListener("submit", (event) => {
+        event.preventDefault();
+        const submitter = event.submitter;
+        const named = submitter && submitter.dataset.authuiPasskeyAction;
+        run(form, named ? actionOf(submitter) : undefined);
+      });
+    }
+    if (form.dataset.authuiConditional === "true") startAutofill(form);
+  }
+
+  function actionOf(button) {
+    const named = button.dataset.authuiPasskeyAction;
+    return named === "authenticate" || named === "register" ? named : undefined;
+  }
+
+  // A form adding a passkey to the signed-in user: its submit registers one.
+  function enhanceRegister(form) {
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      run(form, "register");
+    });
+    const unsupported = unsupportedReason();
+    if (unsupported) show(form, messageText(form, unsupported));
   }
 
   const SIGN_IN = "form[data-authui-passkey]";
@@ -358,7 +408,8 @@
       for (const form of forms) {
         if (form.dataset.authuiEnhanced === "true") continue;
         form.dataset.authuiEnhanced = "true";
-        enhanceForm(form, selector === REGISTER);
+        if (selector === REGISTER) enhanceRegister(form);
+        else enhanceSignIn(form);
       }
     }
   }

@@ -37,6 +37,7 @@ ALL_KEYS: tuple[CookieKey, ...] = (
     "state",
     "nonce",
     "webauthn_challenge",
+    "last_used",
 )
 
 PLAIN_NAMES: dict[CookieKey, str] = {
@@ -47,6 +48,7 @@ PLAIN_NAMES: dict[CookieKey, str] = {
     "state": "authjs.state",
     "nonce": "authjs.nonce",
     "webauthn_challenge": "authjs.challenge",
+    "last_used": "authui.last-used",
 }
 
 SECURE_NAMES: dict[CookieKey, str] = {
@@ -57,6 +59,7 @@ SECURE_NAMES: dict[CookieKey, str] = {
     "state": "__Secure-authjs.state",
     "nonce": "__Secure-authjs.nonce",
     "webauthn_challenge": "__Secure-authjs.challenge",
+    "last_used": "__Secure-authui.last-used",
 }
 
 CHECK_COOKIES_WITH_MAX_AGE = {"pkce_code_verifier", "state", "webauthn_challenge"}
@@ -94,7 +97,7 @@ def through_the_wire(cookies: Iterable[Cookie]) -> dict[str, str]:
 # -- default table --------------------------------------------------------------------------
 
 
-def test_cookie_table_has_exactly_the_seven_auth_js_keys() -> None:
+def test_cookie_table_has_the_seven_auth_js_keys_and_last_used() -> None:
     assert tuple(f.name for f in dataclasses.fields(CookieTable)) == ALL_KEYS
 
 
@@ -112,6 +115,8 @@ def test_default_cookie_names(secure: bool, names: dict[CookieKey, str]) -> None
 def test_default_cookie_attributes(secure: bool, key: CookieKey) -> None:
     options = default_cookies(secure).get(key).options
     expected_max_age = 900 if key in CHECK_COOKIES_WITH_MAX_AGE else None
+    if key == "last_used":
+        expected_max_age = 365 * 24 * 60 * 60
     assert options == CookieAttributes(
         http_only=True,
         same_site="lax",

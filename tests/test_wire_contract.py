@@ -106,6 +106,30 @@ def callback_name(site: str) -> str:
     return ("__Secure-" if site == "https" else "") + "authjs.callback-url"
 
 
+def last_used_name(site: str) -> str:
+    return ("__Secure-" if site == "https" else "") + "authui.last-used"
+
+
+def check_last_used(ours: Answer, site: str) -> None:
+    """authui's one addition to a sign-in's cookies, after Auth.js's: the provider this
+    browser signed in with, for the sign-in page's "Last used" mark (off with
+    ``Theme(remember_last_used=False)``)."""
+    name = last_used_name(site)
+    assert ours.cookie_names[-1] == name
+    cookie = ours.cookie(name)
+    assert cookie.value == "credentials"
+    assert cookie.shape == (
+        name,
+        (
+            ("Max-Age", "31536000"),
+            ("Path", "/"),
+            ("HttpOnly", None),
+            *((("Secure", None),) if site == "https" else ()),
+            ("SameSite", "Lax"),
+        ),
+    )
+
+
 def csrf_name(site: str) -> str:
     return ("__Host-" if site == "https" else "") + "authjs.csrf-token"
 
@@ -577,8 +601,10 @@ def test_credentials_sign_in_redirects_and_sets_cookies(runs: Runs, site: str) -
     assert ours.status == theirs.status == 302
     assert ours.plain_headers == theirs.plain_headers
     assert theirs.header("location") == f"{SITES[site]}/dashboard"
-    assert ours.cookie_names == theirs.cookie_names == [callback_name(site), session_name(site)]
-    assert ours.cookie_shapes == theirs.cookie_shapes
+    assert theirs.cookie_names == [callback_name(site), session_name(site)]
+    assert ours.cookie_names[:-1] == theirs.cookie_names
+    assert ours.cookie_shapes[:-1] == theirs.cookie_shapes
+    check_last_used(ours, site)
     assert ours.headers["set-cookie"][0] == theirs.headers["set-cookie"][0]
     expected = (
         ("Path", "/"),
@@ -674,8 +700,10 @@ def test_sign_in_with_return_redirect(runs: Runs, site: str) -> None:
     assert ours.plain_headers == theirs.plain_headers
     assert theirs.header("content-type") == "application/json"
     assert theirs.header("location") == f"{SITES[site]}/dashboard"
-    assert ours.cookie_names == theirs.cookie_names == [callback_name(site), session_name(site)]
-    assert ours.cookie_shapes == theirs.cookie_shapes
+    assert theirs.cookie_names == [callback_name(site), session_name(site)]
+    assert ours.cookie_names[:-1] == theirs.cookie_names
+    assert ours.cookie_shapes[:-1] == theirs.cookie_shapes
+    check_last_used(ours, site)
     assert_same_session(*runs.step("sign-in-json", site, 2), site)
 
 

@@ -11,7 +11,7 @@ from authui.actions.email import accept_link, read_link
 from authui.actions.finish import finish_sign_in
 from authui.actions.oauth.callback import complete, forward_from_proxy
 from authui.actions.oauth.linking import decide
-from authui.actions.views import form_context, provider_view
+from authui.actions.views import form_context, passkey_beside, provider_view
 from authui.actions.webauthn import authentication, registration
 from authui.actions.webauthn.ceremony import read_answer
 from authui.actions.webauthn.challenges import NEEDED_FOR as PASSKEYS
@@ -152,9 +152,11 @@ def inline_error(ctx: Context, error: AuthError) -> InternalResponse | None:
         return None
     message = error_message(error)
     view = provider_view(ctx, provider, values=ctx.body, error=message)
+    beside = passkey_beside(ctx, provider)
+    passkey = provider_view(ctx, beside) if beside is not None else None
     email = ctx.body.get("email") if isinstance(ctx.body.get("email"), str) else ""
     answer = ctx.options.renderer.fragment(
-        template, provider=view, email=email, **form_context(ctx)
+        template, provider=view, passkey=passkey, email=email, **form_context(ctx)
     )
     answer.cookies = list(ctx.set_cookies)  # a CSRF token issued now must reach the browser
     return answer

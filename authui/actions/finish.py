@@ -9,6 +9,7 @@ from authui.actions.audit import signed_in
 from authui.adapters.base import AdapterUser
 from authui.callbacks import emit, invoke
 from authui.context import Context
+from authui.cookies import Cookie
 from authui.errors import AccessDenied
 from authui.http import InternalResponse
 from authui.sessions import DatabaseSessions, strategy_for
@@ -31,6 +32,16 @@ async def allowed_redirect(ctx: Context, **params: Any) -> str | None:
     if isinstance(verdict, str):
         return str(await invoke(ctx.options.redirect_callback, url=verdict, base_url=ctx.origin))
     return None
+
+
+def last_used(ctx: Context) -> list[Cookie]:
+    """The cookie naming the provider this browser signed in with, for the built-in
+    sign-in page's "Last used" mark; none when that page is off or not shown."""
+    config = ctx.options.config
+    if not config.theme.remember_last_used or config.pages.sign_in or not ctx.provider_id:
+        return []
+    option = ctx.cookies.last_used
+    return [Cookie(option.name, ctx.provider_id, option.options)]
 
 
 async def finish_sign_in(
@@ -82,6 +93,7 @@ async def finish_sign_in(
         is_new_user=is_new_user,
     )
     signed_in(ctx, user.get("id"))
+    cookies = [*cookies, *last_used(ctx)]
     if is_new_user:
         welcome = ctx.options.config.pages.new_user or ctx.action_url("new-user")
         target = with_query(welcome, {"callbackUrl": ctx.callback_url})

@@ -3,6 +3,7 @@ redirect to the app's own page when ``pages`` names one."""
 
 from __future__ import annotations
 
+from itertools import zip_longest
 from urllib.parse import urlsplit
 
 from authui.actions.views import form_context, provider_view
@@ -12,6 +13,9 @@ from authui.http import InternalResponse
 from authui.pages import signin_error_message
 from authui.providers.credentials import Credentials
 from authui.urls import with_query
+
+COMPACT_FROM = 10
+"""From this many OAuth providers on, the sign-in page shows them as a grid of marks."""
 
 
 async def signin(ctx: Context) -> InternalResponse:
@@ -35,19 +39,33 @@ def signin_answer(ctx: Context, status: int = 200) -> InternalResponse:
 
 
 def signin_page(ctx: Context, message: str | None, status: int = 200) -> InternalResponse:
-    """The built-in sign-in page, showing ``message`` when there is one."""
+    """The built-in sign-in page, showing ``message`` when there is one.
+
+    The providers come in three groups, in this order: the OAuth buttons; the email form,
+    whose one address field serves the first email provider (a sign-in link) and the
+    first passkey provider (autofill, sign-in without typing, sign-up); the credentials
+    forms. The provider this browser last signed in with is marked."""
     email = ctx.query.get("email") or ctx.body.get("email")
     email = email if isinstance(email, str) else ""
-    providers = [
-        provider_view(ctx, p, values={"email": email})
+    last_used = ctx.request.cookies.get(ctx.cookies.last_used.name)
+    views = [
+        provider_view(ctx, p, values={"email": email}, last_used=last_used)
         for p in ctx.options.providers.values()
         if not (isinstance(p, Credentials) and not p.credentials)
     ]
+    emails = [v for v in views if v["type"] == "email"]
+    passkeys = [v for v in views if v["type"] == "webauthn"]
+    pairs = list(zip_longest(emails, passkeys))
+    oauth = [v for v in views if v["type"] in ("oauth", "oidc")]
     return ctx.options.renderer.page(
         "signin.html",
         "Sign In",
         status,
-        providers=providers,
+        providers=views,
+        oauth=oauth,
+        compact=len(oauth) >= COMPACT_FROM,
+        email_forms=[{"provider": e, "passkey": k} for e, k in pairs],
+        credentials=[v for v in views if v["type"] == "credentials"],
         error=message,
         email=email,
         **form_context(ctx),

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from authui.context import Context
+from authui.i18n import translate
 from authui.providers.base import Provider
 from authui.providers.credentials import Credentials
 from authui.providers.webauthn import WebAuthnProvider
@@ -46,16 +47,18 @@ def provider_view(
     *,
     values: Mapping[str, Any] | None = None,
     error: str | None = None,
+    last_used: str | None = None,
 ) -> dict[str, Any]:
-    """Everything a template needs to draw one provider's form or button."""
+    """Everything a template needs to draw one provider's form or button.
+
+    ``last_used`` is the id of the provider this browser last signed in with."""
     style = provider.style
-    logo = style.logo if style and style.logo else None
-    if logo is None and f"providers/{provider.id}.svg" in ctx.options.renderer.assets:
-        logo = ctx.options.renderer.assets.url(f"providers/{provider.id}.svg")
+    logo, logo_dark = _logos(ctx, provider)
     return {
         "id": provider.id,
         "name": provider.name,
         "type": provider.type,
+        "label": translate(style.label) if style and style.label else _label(provider),
         "signin_url": ctx.action_url("signin", provider.id),
         "callback_url": ctx.action_url("callback", provider.id),
         "fields": (
@@ -68,8 +71,54 @@ def provider_view(
         "brand_color": style.brand_color if style else None,
         "text_color": button_text(style.brand_color, style.text) if style else None,
         "logo": logo,
+        "logo_dark": logo_dark,
+        "monogram": _monogram(provider.name),
+        "last_used": provider.id == last_used,
         "error": error,
     }
+
+
+def passkey_beside(ctx: Context, provider: Provider) -> WebAuthnProvider | None:
+    """The passkey provider sharing an email provider's form on the sign-in page: the
+    n-th passkey provider beside the n-th email provider."""
+    providers = ctx.options.providers.values()
+    emails = [p.id for p in providers if p.type == "email"]
+    passkeys = [p for p in providers if isinstance(p, WebAuthnProvider)]
+    index = emails.index(provider.id) if provider.id in emails else len(passkeys)
+    return passkeys[index] if index < len(passkeys) else None
+
+
+def _label(provider: Provider) -> str:
+    """The button's text when the provider's style names none."""
+    if isinstance(provider, Credentials):
+        if provider.name == "Credentials":
+            return translate("Sign in")
+        return translate("Sign in with {name}", name=provider.name)
+    if isinstance(provider, WebAuthnProvider):
+        return translate("Sign in with a passkey")
+    if provider.type == "email":
+        return translate("Email me a sign-in link")
+    return translate("Continue with {name}", name=provider.name)
+
+
+def _logos(ctx: Context, provider: Provider) -> tuple[str | None, str | None]:
+    """The provider's mark, light and dark: its style's, else authui's own copy of the
+    brand's (``static/logos/<id>.svg`` and ``<id>-dark.svg``), else none."""
+    style = provider.style
+    if style and style.logo:
+        return style.logo, style.logo_dark
+    if provider.type not in ("oauth", "oidc"):
+        return None, None
+    assets = ctx.options.renderer.assets
+    light, dark = f"logos/{provider.id}.svg", f"logos/{provider.id}-dark.svg"
+    if light not in assets:
+        return None, None
+    return assets.url(light), assets.url(dark) if dark in assets else None
+
+
+def _monogram(name: str) -> str:
+    """The first letter or digit of a name, for a provider without a mark."""
+    return next((c.upper() for c in name if c.isalnum()), "?")
 
 
 def _luminance(color: str) -> float | None:

@@ -69,10 +69,18 @@ def sign_in_button(
     label: str | None = None,
 ) -> Markup:
     """``{{ SignIn() }}``: with a provider that starts from a button (OAuth, email), a form
-    posting to it with the CSRF token; otherwise a link to the sign-in page."""
+    posting to it with the CSRF token; otherwise a link to the sign-in page.
+
+    Raises:
+        ValueError: ``provider`` names no configured provider (a typo in a template
+            should not quietly become a link to the sign-in page).
+    """
     callback_url = same_origin_target(page, redirect_to)
     context: dict[str, Any] = {"callback_url": callback_url, "csrf_token": csrf_token}
     target = options.providers.get(provider) if provider else None
+    if provider and target is None:
+        known = ", ".join(sorted(options.providers)) or "none"
+        raise ValueError(f"SignIn({provider!r}): no such provider; the configured ones: {known}")
     if target is None or isinstance(target, Credentials):
         sign_in = sign_in_page or options.config.pages.sign_in or f"{options.base_path}/signin"
         href = with_query(sign_in, {"callbackUrl": callback_url})

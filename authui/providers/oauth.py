@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal
 
 from authui.providers.base import Provider, ProviderStyle
@@ -240,9 +240,7 @@ def _merged_style(default: ProviderStyle | None, given: ProviderStyle | None) ->
     if given is None:
         return base
     return ProviderStyle(
-        brand_color=given.brand_color or base.brand_color,
-        logo=given.logo or base.logo,
-        text=given.text or base.text,
+        **{f.name: getattr(given, f.name) or getattr(base, f.name) for f in fields(ProviderStyle)}
     )
 
 

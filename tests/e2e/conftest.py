@@ -403,7 +403,7 @@ async def fill_sign_in(page: Page, username: str, password: str) -> None:
     form = page.locator("form#authui-form-credentials")
     await form.get_by_label("Username").fill(username)
     await form.get_by_label("Password").fill(password)
-    await form.get_by_role("button", name="Sign in with Credentials").click()
+    await form.get_by_role("button", name="Sign in", exact=True).click()
 
 
 async def sign_in_demo(page: Page, demo_server: str, then: str = "/profile") -> None:

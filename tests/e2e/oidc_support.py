@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     )
 
 PROVIDER_ID = "oidc"
-SIGN_IN_BUTTON = "Sign in with OpenID Connect"
+SIGN_IN_BUTTON = "Continue with OpenID Connect"
 PASSWORD = "any non-empty password"
 """The development login page accepts any login with any non-empty password."""
 

@@ -147,11 +147,22 @@ async def open_sign_in(page: Page, then: str = SIGNED_IN_PAGE) -> None:
     await page.goto("/auth/signin?" + urlencode({"callbackUrl": then}))
 
 
+PASSKEY_SIGN_IN = "Sign in with a passkey"
+PASSKEY_SIGN_UP = "New here? Sign up with a passkey"
+
+
 async def press_passkey_button(page: Page, email: str = "") -> None:
-    """Type ``email`` into the passkey form and press its "Sign in with Passkey" button."""
+    """Type ``email`` (if any) into the email form and press "Sign in with a passkey"."""
     form = page.locator("form[data-authui-passkey]")
     await form.get_by_label("Email").fill(email)
-    await form.get_by_role("button", name="Sign in with Passkey").click()
+    await form.get_by_role("button", name=PASSKEY_SIGN_IN).click()
+
+
+async def sign_up_with_passkey(page: Page, email: str) -> None:
+    """Type ``email`` into the email form and press the passkey sign-up button."""
+    form = page.locator("form[data-authui-passkey]")
+    await form.get_by_label("Email").fill(email)
+    await form.get_by_role("button", name=PASSKEY_SIGN_UP).click()
 
 
 async def finish_new_user(page: Page, name: str = "Passkey Person") -> None:

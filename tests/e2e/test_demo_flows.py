@@ -116,7 +116,7 @@ async def test_wrong_password_with_javascript_swaps_the_form_in_place(
 
     # The swapped form carries a CSRF token that works: the right password signs in.
     await password.fill(DEMO_USER["password"])
-    await form.get_by_role("button", name="Sign in with Credentials").click()
+    await form.get_by_role("button", name="Sign in", exact=True).click()
     await page.wait_for_url(demo_server + "/protected")
     assert await page.text_content("#protected-message") == PROTECTED_MESSAGE
 

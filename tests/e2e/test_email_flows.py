@@ -57,7 +57,7 @@ if TYPE_CHECKING:
 JAVASCRIPT = pytest.mark.parametrize(
     "javascript", [pytest.param(True, id="js-on"), pytest.param(False, id="js-off")]
 )
-SIGN_IN_BUTTON = "Sign in with Email"
+SIGN_IN_BUTTON = "Email me a sign-in link"
 CHECK_YOUR_EMAIL = "Check your email"
 CONFIRM = "Confirm sign-in"
 INVALID_ADDRESS = "Enter a valid email address."

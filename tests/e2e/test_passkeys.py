@@ -1,15 +1,17 @@
 """Passkeys in Chromium with its virtual authenticators, on the demo at
 ``http://localhost:<port>`` (an IP address cannot own passkeys).
 
-Covered: a new user registers with the passkey button and signs in again with it; sign-in
-through autofill (conditional UI); a signed-in user adds more passkeys (the passkeys page's
+Covered: a new user signs up with the passkey button and signs in again with the sign-in
+button, without typing and with the address typed; sign-in through autofill (conditional
+UI); a signed-in user adds more passkeys (the passkeys page's
 button and ``authui.registerPasskey()``); the stored counter follows the authenticator's on
 every use; answers without user verification are refused (by Chromium, and by the server
 when a tampered page asks for none); a sign-in answer and an "Add a passkey" answer,
 captured with their cookies and sent again, are refused (each challenge verifies once,
-on the server) and the error page says why; the form's messages
-(cancelled, passkey already on the device, no WebAuthn, server error, an IP address, no
-JavaScript); a passkey form swapped in by htmx.
+on the server) and the error page says why; the form's messages (cancelled, passkey
+already on the device, sign-up without an address, server error, an IP address); without
+WebAuthn or JavaScript the passkey buttons stay hidden beside the sign-in link; a passkey
+form swapped in by htmx.
 Like the other demo tests, each test also fails on a CSP violation, an uncaught error or a
 request off loopback.
 """
@@ -32,6 +34,8 @@ from tests.e2e.passkey_support import (
     ANSWER_HEADERS,
     NO_AUTOFILL,
     NO_WEBAUTHN,
+    PASSKEY_SIGN_IN,
+    PASSKEY_SIGN_UP,
     SKIP_USER_VERIFICATION,
     PasskeyBrowser,
     capture_answers,
@@ -44,6 +48,7 @@ from tests.e2e.passkey_support import (
     replay_answer,
     session,
     sign_out,
+    sign_up_with_passkey,
     skip_user_verification,
 )
 
@@ -55,10 +60,9 @@ OpenPasskeyBrowser = Callable[..., Awaitable[PasskeyBrowser]]
 VERIFICATION_ERROR = "/auth/error?error=WebAuthnVerificationError"
 CANCELLED = "The passkey request was cancelled or timed out. Try again."
 EXISTS = "This device already holds a passkey for this account."
-UNSUPPORTED = "This browser does not support passkeys. Use another way to sign in."
+ADDRESS_NEEDED = "Enter your email address to sign up with a passkey."
 FAILED = "The site could not complete the passkey request. Try again."
 ADDRESS = "Passkeys cannot be used at this address of the site."
-NO_SCRIPT = "Passkeys need JavaScript: turn it on, or use another way to sign in."
 
 
 @pytest_asyncio.fixture(loop_scope="session")
@@ -134,7 +138,7 @@ async def register_new_user(opened: PasskeyBrowser, email: str) -> None:
     """Register ``email`` with the passkey button, name the new user, land on the profile."""
     page = opened.page
     await open_sign_in(page)
-    await press_passkey_button(page, email)
+    await sign_up_with_passkey(page, email)
     await page.wait_for_url(f"{opened.base}/auth/new-user**")
     await finish_new_user(page)
     await page.wait_for_url(f"{opened.base}/profile")
@@ -156,7 +160,7 @@ async def test_a_new_user_registers_and_signs_in_again_with_the_button(
     # ceremony aborts it, and the unknown address registers a new user.
     async with page.expect_request("**/auth/webauthn-options/**"):
         await open_sign_in(page)
-    await press_passkey_button(page, email)
+    await sign_up_with_passkey(page, email)
     await page.wait_for_url(f"{opened.base}/auth/new-user**")
     await finish_new_user(page)
     await page.wait_for_url(f"{opened.base}/profile")
@@ -169,16 +173,18 @@ async def test_a_new_user_registers_and_signs_in_again_with_the_button(
     assert await passkey_uses(page) == counts  # the stored counter is the authenticator's
 
     # Signed out, the button signs in again with the passkey (a browser without autofill,
-    # which would otherwise sign in before the button is pressed); each use raises the
-    # counter, and the server stores the new one.
+    # which would otherwise sign in before the button is pressed): first without typing
+    # anything (any passkey of the site), then with the address typed (its passkeys are
+    # asked for); each use raises the counter, and the server stores the new one.
     await page.add_init_script(NO_AUTOFILL)
-    for _ in range(2):
+    for typed in ("", email):
         await sign_out(page)
         assert await session(page) is None
         await open_sign_in(page)
-        await press_passkey_button(page, email)  # a known address: its passkeys are asked
+        await press_passkey_button(page, typed)
         await page.wait_for_url(f"{opened.base}/profile")
         assert await profile_email(page) == email
+        assert seen.options[-1] == {"action": "authenticate", **({"email": typed} if typed else {})}
         assert seen.answers[-1]["action"] == "authenticate"
         counts.append(await opened.sign_count())
         assert await passkey_uses(page) == counts[-1:]
@@ -274,10 +280,10 @@ async def test_without_user_verification_chromium_refuses_the_ceremony(
     opened = await open_passkey_browser(verified=False, init_scripts=[NO_AUTOFILL])
     page = opened.page
     await open_sign_in(page)
-    await press_passkey_button(page, new_email("nouv"))
+    await sign_up_with_passkey(page, new_email("nouv"))
     alert = page.locator("form[data-authui-passkey]").get_by_role("alert")
     await expect(alert).to_have_text(CANCELLED)
-    await expect(page.get_by_role("button", name="Sign in with Passkey")).to_be_enabled()
+    await expect(page.get_by_role("button", name=PASSKEY_SIGN_UP)).to_be_enabled()
     assert await session(page) is None
 
 
@@ -293,7 +299,7 @@ async def test_the_server_refuses_answers_without_user_verification(
     no_verification = await opened.add_authenticator(can_verify=False)
     await open_sign_in(page)
     await skip_user_verification(page, True)
-    await press_passkey_button(page, new_email("nouv"))
+    await sign_up_with_passkey(page, new_email("nouv"))
     await page.wait_for_url(opened.base + VERIFICATION_ERROR)
     await expect(page.get_by_role("heading", level=1)).to_be_visible()
     assert await session(page) is None
@@ -393,31 +399,45 @@ async def test_a_replayed_passkey_addition_is_refused(
 
 
 async def test_messages_in_the_form(open_passkey_browser: OpenPasskeyBrowser) -> None:
-    # A browser without WebAuthn: said at once, and again on the button; nothing is asked.
+    # A browser without WebAuthn: beside the sign-in link, the passkey buttons stay hidden
+    # (no message to read past); nothing is asked, and the link's button works.
     bare = await open_passkey_browser(authenticator=False, init_scripts=[NO_WEBAUTHN])
     seen = Ceremonies(bare.page)
     await open_sign_in(bare.page)
-    alert = bare.page.locator("form[data-authui-passkey]").get_by_role("alert")
-    await expect(alert).to_have_text(UNSUPPORTED)
-    await press_passkey_button(bare.page, new_email("bare"))
-    await expect(alert).to_have_text(UNSUPPORTED)
+    form = bare.page.locator("form[data-authui-passkey]")
+    await expect(form).to_have_attribute("data-authui-enhanced", "true")
+    for name in (PASSKEY_SIGN_IN, PASSKEY_SIGN_UP):
+        await expect(form.get_by_role("button", name=name)).to_be_hidden()
+    await expect(form.get_by_role("alert")).to_have_count(0)
+    await expect(form.get_by_role("button", name="Email me a sign-in link")).to_be_visible()
+    assert seen.options == []
+
+    # The sign-up button without an address: the form asks for one, nothing is asked.
+    opened = await open_passkey_browser(init_scripts=[NO_AUTOFILL])
+    page = opened.page
+    seen = Ceremonies(page)
+    await open_sign_in(page)
+    await (
+        page.locator("form[data-authui-passkey]")
+        .get_by_role("button", name=PASSKEY_SIGN_UP)
+        .click()
+    )
+    alert = page.locator("form[data-authui-passkey]").get_by_role("alert")
+    await expect(alert).to_have_text(ADDRESS_NEEDED)
     assert seen.options == []
 
     # The server fails: said in the form, and the button works again.
-    opened = await open_passkey_browser(init_scripts=[NO_AUTOFILL])
-    page = opened.page
-
     async def broken(route: Route) -> None:
         await route.fulfill(status=500, content_type="text/plain", body="boom")
 
     await page.route("**/auth/webauthn-options/**", broken)
     await open_sign_in(page)
-    await press_passkey_button(page, new_email("broken"))
+    await sign_up_with_passkey(page, new_email("broken"))
     alert = page.locator("form[data-authui-passkey]").get_by_role("alert")
     await expect(alert).to_have_text(FAILED)
     await page.unroute("**/auth/webauthn-options/**")
     email = new_email("recovered")
-    await press_passkey_button(page, email)
+    await sign_up_with_passkey(page, email)
     await page.wait_for_url(f"{opened.base}/auth/new-user**")
 
     # The browser client's calls reject with the server's refusal: adding a passkey needs
@@ -433,16 +453,16 @@ async def test_messages_in_the_form(open_passkey_browser: OpenPasskeyBrowser) ->
     # At an IP address, which cannot own passkeys: the browser refuses, the form says why.
     numeric = await open_passkey_browser(at_ip_address=True)
     await open_sign_in(numeric.page)
-    await press_passkey_button(numeric.page, new_email("numeric"))
+    await sign_up_with_passkey(numeric.page, new_email("numeric"))
     alert = numeric.page.locator("form[data-authui-passkey]").get_by_role("alert")
     await expect(alert).to_have_text(ADDRESS)
 
-    # Without JavaScript: the form says passkeys need it.
+    # Without JavaScript: the passkey buttons stay hidden, the sign-in link's works.
     plain = await open_passkey_browser(authenticator=False, javascript=False)
     await open_sign_in(plain.page)
-    notice = plain.page.locator("form[data-authui-passkey] noscript .authui-alert")
-    await expect(notice).to_be_visible()
-    await expect(notice).to_have_text(NO_SCRIPT)
+    form = plain.page.locator("form[data-authui-passkey]")
+    await expect(form.get_by_role("button", name=PASSKEY_SIGN_IN)).to_be_hidden()
+    await expect(form.get_by_role("button", name="Email me a sign-in link")).to_be_visible()
 
 
 async def test_a_passkey_form_swapped_in_by_htmx_works_once(
@@ -469,7 +489,7 @@ async def test_a_passkey_form_swapped_in_by_htmx_works_once(
     await page.evaluate("htmx.trigger(document.querySelector('.authui-providers'), 'htmx:load')")
     seen = Ceremonies(page)
     email = new_email("swapped")
-    await press_passkey_button(page, email)
+    await sign_up_with_passkey(page, email)
     await page.wait_for_url(f"{opened.base}/auth/new-user**")
     assert seen.options == [{"email": email}]
     assert len(seen.answers) == 1

@@ -73,7 +73,7 @@ async def submit(page: Page, username: str, password: str) -> Response:
     await form.get_by_label("Username").fill(username)
     await form.get_by_label("Password").fill(password)
     async with page.expect_response(lambda r: r.request.method == "POST") as answer:
-        await form.get_by_role("button", name="Sign in with Credentials").click()
+        await form.get_by_role("button", name="Sign in", exact=True).click()
     return await answer.value
 
 

@@ -176,6 +176,20 @@ async def test_macro_issues_the_csrf_cookie_it_needs(tmp_path: Path) -> None:
     assert done.status_code == 302
 
 
+async def test_a_sign_in_button_for_an_unknown_provider_fails_naming_the_known_ones(
+    tmp_path: Path,
+) -> None:
+    app, _ = build_app(tmp_path, make_config())
+
+    @app.get("/typo")
+    async def typo() -> str:
+        return await render_template_string("{{ SignIn('gihtub') }}")
+
+    async with app.test_request_context("/typo"):
+        with pytest.raises(ValueError, match=r"SignIn\('gihtub'\).*configured ones: credentials"):
+            await typo()
+
+
 async def test_server_side_sign_in_sign_out_and_update(app: Quart) -> None:
     client = app.test_client()
     refused = await client.post("/login", form={"u": "ada", "p": "nope"})

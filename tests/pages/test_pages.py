@@ -12,6 +12,7 @@ from authui import Callbacks, Pages, Theme
 from authui.i18n import CATALOGUES
 from authui.pages import packs
 from authui.pages.packs import ThemePack, installed_packs
+from authui.providers.base import Provider
 from authui.testing import AuthClient
 from tests.conftest import make_config
 
@@ -136,10 +137,11 @@ def test_vendored_htmx_version_matches_its_file_name() -> None:
 async def test_every_visible_string_goes_through_the_catalogue(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    shouting = {"Sign in": "SIGN IN", "Sign in with {name}": "SIGN IN WITH {name}"}
+    shouting = {"Sign in": "SIGN IN", "Continue with {name}": "CONTINUE WITH {name}"}
     monkeypatch.setitem(CATALOGUES, "en", shouting)
-    html = (await AuthClient(make_config()).get("signin")).text
-    assert "SIGN IN WITH Credentials" in html
+    github = Provider(id="github", name="GitHub", type="oauth")
+    html = (await AuthClient(make_config(providers=[github])).get("signin")).text
+    assert "CONTINUE WITH GitHub" in html
     assert ">SIGN IN</h1>" in html
 
 

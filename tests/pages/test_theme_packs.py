@@ -335,11 +335,12 @@ async def test_sign_in_page_with_every_kind_of_provider(pack: str) -> None:
     assert_csp_clean(response.text, doc, nonce)
     assert_accessible(doc)
     forms = doc.all("form")
+    # Providers first, then the email form, then the credentials form.
     assert [f.get("class") for f in forms] == [
-        "authui-form authui-form-credentials",
         "authui-form authui-form-oauth",
         "authui-form authui-form-oauth",
         "authui-form authui-form-email",
+        "authui-form authui-form-credentials",
     ]
     # The brand colours travel as custom properties in the nonce'd <style>.
     styles = " ".join(s.text for s in doc.all("style"))
@@ -349,7 +350,7 @@ async def test_sign_in_page_with_every_kind_of_provider(pack: str) -> None:
     github = next(
         b for b in doc.all("button") if "authui-provider-github" in (b.get("class") or "")
     )
-    assert github.text == "Sign in with GitHub"
+    assert github.text == "Continue with GitHub"
     logo = next(i for i in doc.all("img") if "authui-provider-logo" in (i.get("class") or ""))
     assert logo.get("alt") == ""
     assert logo.get("src") == LOGO
@@ -414,7 +415,7 @@ async def test_failed_htmx_sign_in_swaps_a_standalone_form(pack: str) -> None:
         assert described is not None
         assert alert is described or described in alert.ancestors()
     buttons = doc.all("button")
-    assert [b.text for b in buttons] == ["Sign in with Credentials"]
+    assert [b.text for b in buttons] == ["Sign in"]
     assert buttons[0].get("type") == "submit"
 
     plain = await failed_htmx_sign_in(client_for("base"))
