@@ -57,14 +57,18 @@ def provider_table() -> str:
     from authui.env_names import provider_env_prefix
     from authui.providers.oauth import OAuthProvider
     from authui.providers.registry import built_in, provider_ids
+    from authui.providers.server import ServerProvider
 
     rows = [("id", "name", "type", "callback path", "environment")]
     for provider_id in provider_ids():
         provider = built_in(provider_id)
         prefix = provider_env_prefix(provider_id)
         needed = ["ID", "SECRET"]
-        if isinstance(provider, OAuthProvider) and provider.type == "oidc" and not provider.issuer:
+        yours = provider.type == "oidc" or isinstance(provider, ServerProvider)
+        if isinstance(provider, OAuthProvider) and yours and not provider.issuer:
             needed.append("ISSUER")
+        if hasattr(provider, "api_key"):
+            needed.append("KEY")
         env = " ".join(prefix + name for name in needed)
         rows.append(
             (provider_id, provider.name, provider.type, f"/auth/callback/{provider_id}", env)

@@ -211,7 +211,7 @@ def _static_file(served_name: str, options: Options) -> InternalResponse:
             ("Cache-Control", CACHE_FOREVER),
             ("X-Content-Type-Options", "nosniff"),
         ],
-        body=asset.path.read_bytes(),
+        body=asset.body,
     )
 
 

@@ -249,6 +249,7 @@ class AuthUI:
         app.add_template_global(sign_out_macro, "SignOut")
         app.add_template_global(stylesheets, "authui_stylesheets")
         app.add_template_global(static_url, "authui_static")
+        app.add_template_global(html_attributes, "authui_html_attrs")
 
     def _blueprint(self, base_path: str) -> Blueprint:
         blueprint = Blueprint(BLUEPRINT, __name__, url_prefix=base_path)
@@ -327,12 +328,14 @@ async def sign_in_macro(
     sign_in_page: str | None = None,
     redirect_to: str | None = None,
     label: str | None = None,
+    inline: bool = False,
 ) -> Markup:
     """``{{ SignIn() }}``: a sign-in button for app templates.
 
     With a provider that starts from a button (OAuth, email), a form posting to it with
-    the CSRF token; otherwise a link to the sign-in page. Quart renders templates
-    asynchronously, so the call needs no ``await`` in the template.
+    the CSRF token; otherwise a link to the sign-in page. ``inline``: as wide as its
+    label. Quart renders templates asynchronously, so the call needs no ``await`` in the
+    template.
     """
     return buttons.sign_in_button(
         resolve(await current_config()),
@@ -342,13 +345,18 @@ async def sign_in_macro(
         sign_in_page=sign_in_page,
         redirect_to=redirect_to,
         label=label,
+        inline=inline,
     )
 
 
 async def sign_out_macro(
-    sign_out_page: str | None = None, redirect_to: str | None = None, label: str | None = None
+    sign_out_page: str | None = None,
+    redirect_to: str | None = None,
+    label: str | None = None,
+    inline: bool = False,
 ) -> Markup:
-    """``{{ SignOut() }}``: a sign-out button (a form with the CSRF token) for app templates."""
+    """``{{ SignOut() }}``: a sign-out button (a form with the CSRF token) for app
+    templates; ``inline``: as wide as its label."""
     return buttons.sign_out_button(
         resolve(await current_config()),
         _page(),
@@ -356,6 +364,7 @@ async def sign_out_macro(
         sign_out_page=sign_out_page,
         redirect_to=redirect_to,
         label=label,
+        inline=inline,
     )
 
 
@@ -363,6 +372,12 @@ async def stylesheets() -> list[str]:
     """``{{ authui_stylesheets() }}``: URLs of the active theme pack's stylesheets, so the
     app's own pages can share the look of the auth pages."""
     return list(resolve(await current_config()).renderer.stylesheets)
+
+
+async def html_attributes() -> Markup:
+    """``<html {{ authui_html_attrs() }}>``: the attributes the theme pack styles the
+    document by (its class and the configured colour scheme), as on the auth pages."""
+    return resolve(await current_config()).renderer.html_attributes()
 
 
 async def static_url(name: str) -> str:

@@ -67,16 +67,22 @@ def sign_in_button(
     sign_in_page: str | None = None,
     redirect_to: str | None = None,
     label: str | None = None,
+    inline: bool = False,
 ) -> Markup:
     """``{{ SignIn() }}``: with a provider that starts from a button (OAuth, email), a form
-    posting to it with the CSRF token; otherwise a link to the sign-in page.
+    posting to it with the CSRF token; otherwise a link to the sign-in page. ``inline``:
+    as wide as its label (for a header or a line of text), not the full width.
 
     Raises:
         ValueError: ``provider`` names no configured provider (a typo in a template
             should not quietly become a link to the sign-in page).
     """
     callback_url = same_origin_target(page, redirect_to)
-    context: dict[str, Any] = {"callback_url": callback_url, "csrf_token": csrf_token}
+    context: dict[str, Any] = {
+        "callback_url": callback_url,
+        "csrf_token": csrf_token,
+        "inline": inline,
+    }
     target = options.providers.get(provider) if provider else None
     if provider and target is None:
         known = ", ".join(sorted(options.providers)) or "none"
@@ -100,12 +106,15 @@ def sign_out_button(
     sign_out_page: str | None = None,
     redirect_to: str | None = None,
     label: str | None = None,
+    inline: bool = False,
 ) -> Markup:
-    """``{{ SignOut() }}``: a sign-out button (a form with the CSRF token)."""
+    """``{{ SignOut() }}``: a sign-out button (a form with the CSRF token); ``inline``: as
+    wide as its label."""
     context = {
         "action": sign_out_page or f"{options.base_path}/signout",
         "callback_url": same_origin_target(page, redirect_to),
         "csrf_token": csrf_token,
         "label": label or translate("Sign out"),
+        "inline": inline,
     }
     return options.renderer.snippet("snippets/sign_out.html", **context)

@@ -22,7 +22,7 @@ from jinja2 import (
     PrefixLoader,
     select_autoescape,
 )
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from authui.config import Theme
 from authui.errors import AuthError
@@ -202,6 +202,25 @@ def security_headers(nonce: str) -> list[tuple[str, str]]:
     ]
 
 
+THEME_STYLESHEET = "theme.css"
+"""The generated stylesheet of the configured colours, after the pack's."""
+
+
+def theme_stylesheet(theme: Theme) -> str:
+    """The ``Theme``'s colours as the packs' CSS variables (``--authui-brand``,
+    ``--authui-brand-text``), or nothing when it sets none. A stylesheet of its own, so
+    the app's pages get the colours with ``authui_stylesheets()`` as the auth pages do."""
+    variables = [
+        f"  {name}: {value};\n"
+        for name, value in (
+            ("--authui-brand", theme.brand_color),
+            ("--authui-brand-text", theme.button_text),
+        )
+        if value
+    ]
+    return ":root {\n" + "".join(variables) + "}\n" if variables else ""
+
+
 class PageRenderer:
     """Renders pages and fragments for one theme, built once per configuration.
 
@@ -216,10 +235,14 @@ class PageRenderer:
     def __init__(self, theme: Theme, base_path: str):
         self.theme = theme
         self.chain: list[ThemePack] = pack_chain(theme.pack)
-        self.assets = Assets(base_path + STATIC_PREFIX, self.chain)
+        variables = theme_stylesheet(theme)
+        generated = {THEME_STYLESHEET: variables.encode()} if variables else {}
+        self.assets = Assets(base_path + STATIC_PREFIX, self.chain, generated)
         self.stylesheets = [
             self.assets.url(name) for p in reversed(self.chain) for name in p.stylesheets
         ]
+        if variables:
+            self.stylesheets.append(self.assets.url(THEME_STYLESHEET))
         packs = ChoiceLoader([FileSystemLoader(p.directory) for p in self.chain])
         prefixes: dict[str, Any] = {"authui": packs}
         prefixes.update({f"authui-{p.name}": FileSystemLoader(p.directory) for p in self.chain})
@@ -244,7 +267,14 @@ class PageRenderer:
             static=self.assets.url,
             htmx_url=self.assets.url(self.assets.htmx),
             stylesheets=self.stylesheets,
+            html_attributes=self.html_attributes,
         )
+
+    def html_attributes(self) -> Markup:
+        """The ``<html>`` attributes the packs style a document by: its class and the
+        theme's colour scheme (``class="authui" data-color-scheme="auto"``)."""
+        scheme = escape(self.theme.color_scheme)
+        return Markup(f'class="authui" data-color-scheme="{scheme}"')  # noqa: S704
 
     def page(
         self, template: str, title: str, status: int = 200, **context: Any

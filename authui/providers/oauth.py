@@ -80,11 +80,14 @@ class UserinfoCall:
         provider: The provider.
         fetch: Sends an ``httpx.Request`` the way every request of this provider goes
             (through ``custom_fetch`` when set) and returns the response.
+        userinfo_url: The userinfo endpoint, as configured or discovered (``None`` when
+            the provider has none, and in ``profile``).
     """
 
     tokens: TokenSet
     provider: OAuthProvider
     fetch: Callable[[httpx.Request], Awaitable[httpx.Response]]
+    userinfo_url: str | None = None
 
     async def get_json(self, url: str, **headers: str) -> Any:
         """GET ``url`` with the access token as bearer; the JSON body.

@@ -21,7 +21,8 @@ from authui.starlette.state import RequestAuth, need_middleware
 def setup_templates(templates: Jinja2Templates) -> Jinja2Templates:
     """Give ``templates`` what authui's Quart integration gives Quart's: ``auth`` (the
     session) and ``user`` in every template, the ``SignIn()`` / ``SignOut()`` macros,
-    ``authui_stylesheets()`` and ``authui_static(name)``. Needs ``AuthMiddleware``.
+    ``authui_stylesheets()``, ``authui_html_attrs()`` and ``authui_static(name)``. Needs
+    ``AuthMiddleware``.
 
     Example:
         ```python
@@ -33,6 +34,7 @@ def setup_templates(templates: Jinja2Templates) -> Jinja2Templates:
         SignIn=_sign_in,
         SignOut=_sign_out,
         authui_stylesheets=_stylesheets,
+        authui_html_attrs=_html_attributes,
         authui_static=_static_url,
     )
     return templates
@@ -80,9 +82,10 @@ def _sign_in(
     sign_in_page: str | None = None,
     redirect_to: str | None = None,
     label: str | None = None,
+    inline: bool = False,
 ) -> Markup:
     """``{{ SignIn() }}``: a sign-in button (a form for OAuth and email providers, a link
-    to the sign-in page otherwise)."""
+    to the sign-in page otherwise); ``inline``: as wide as its label."""
     options, page, token = _page(context)
     return buttons.sign_in_button(
         options,
@@ -92,6 +95,7 @@ def _sign_in(
         sign_in_page=sign_in_page,
         redirect_to=redirect_to,
         label=label,
+        inline=inline,
     )
 
 
@@ -101,8 +105,10 @@ def _sign_out(
     sign_out_page: str | None = None,
     redirect_to: str | None = None,
     label: str | None = None,
+    inline: bool = False,
 ) -> Markup:
-    """``{{ SignOut() }}``: a sign-out button (a form with the CSRF token)."""
+    """``{{ SignOut() }}``: a sign-out button (a form with the CSRF token); ``inline``: as
+    wide as its label."""
     options, page, token = _page(context)
     return buttons.sign_out_button(
         options,
@@ -111,6 +117,7 @@ def _sign_out(
         sign_out_page=sign_out_page,
         redirect_to=redirect_to,
         label=label,
+        inline=inline,
     )
 
 
@@ -118,6 +125,12 @@ def _sign_out(
 def _stylesheets(context: Context) -> list[str]:
     """``{{ authui_stylesheets() }}``: the theme pack's stylesheet URLs."""
     return list(resolve(_request_auth(context["request"]).config).renderer.stylesheets)
+
+
+@pass_context
+def _html_attributes(context: Context) -> Markup:
+    """``<html {{ authui_html_attrs() }}>``: the pack's document class and colour scheme."""
+    return resolve(_request_auth(context["request"]).config).renderer.html_attributes()
 
 
 @pass_context

@@ -176,6 +176,35 @@ async def test_macro_issues_the_csrf_cookie_it_needs(tmp_path: Path) -> None:
     assert done.status_code == 302
 
 
+APP_PAGE = """<!doctype html><html {{ authui_html_attrs() }}><head>
+{% for href in authui_stylesheets() %}<link rel="stylesheet" href="{{ href }}">{% endfor %}
+</head><body class="authui-body">
+<header>{{ SignIn(inline=True) }}</header><main>{{ SignIn() }}</main></body></html>"""
+
+
+async def test_an_app_page_gets_the_theme_of_the_auth_pages(tmp_path: Path) -> None:
+    theme = Theme(pack="terminal", color_scheme="dark", brand_color="#0b7285")
+    app, _ = build_app(tmp_path, make_config(theme=theme))
+
+    @app.get("/app-page")
+    async def app_page() -> str:
+        return await render_template_string(APP_PAGE)
+
+    client = app.test_client()
+    html = await (await client.get("/app-page")).get_data(as_text=True)
+    auth_page = await (await client.get("/auth/signin")).get_data(as_text=True)
+    assert '<html class="authui" data-color-scheme="dark">' in html
+    assert '<html lang="en" class="authui" data-color-scheme="dark">' in auth_page
+    links = re.findall(r'<link rel="stylesheet" href="([^"]+)">', html)
+    assert links == re.findall(r'<link rel="stylesheet" href="([^"]+)">', auth_page)
+    assert [link.split("/")[-1].split(".")[0] for link in links] == ["terminal", "theme"]
+    theme_css = await (await client.get(links[-1])).get_data(as_text=True)
+    assert "--authui-brand: #0b7285;" in theme_css
+    header, main = html.split("<main>")
+    assert '<span class="authui-signin-snippet authui-inline"><a class="authui-button' in header
+    assert "authui-inline" not in main
+
+
 async def test_a_sign_in_button_for_an_unknown_provider_fails_naming_the_known_ones(
     tmp_path: Path,
 ) -> None:
@@ -216,9 +245,13 @@ async def test_lazy_config_per_request(tmp_path: Path) -> None:
 
     app, _ = build_app(tmp_path, pick, base_path="/auth")
     client = app.test_client()
-    assert "#ff0066" not in await (await client.get("/auth/signin")).get_data(as_text=True)
-    page = await client.get("/auth/signin", headers={"X-Tenant": "b"})
-    assert "--authui-brand: #ff0066" in await page.get_data(as_text=True)
+    assert "/_static/theme." not in await (await client.get("/auth/signin")).get_data(as_text=True)
+    page = await (await client.get("/auth/signin", headers={"X-Tenant": "b"})).get_data(
+        as_text=True
+    )
+    (theme,) = re.findall(r'href="(/auth/_static/theme\.[^"]+)"', page)
+    colours = await (await client.get(theme, headers={"X-Tenant": "b"})).get_data(as_text=True)
+    assert "--authui-brand: #ff0066" in colours
 
 
 async def test_app_template_overrides_a_page(tmp_path: Path) -> None:

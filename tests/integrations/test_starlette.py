@@ -40,8 +40,8 @@ from tests.conftest import SECRET, make_config
 
 BROWSER = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
 """What a browser sends when it opens a page."""
-PAGE = """<!doctype html><title>t</title>
-{% if user %}<p id="who">{{ user.name }}</p>{{ SignOut(redirect_to="/") }}
+PAGE = """<!doctype html><html {{ authui_html_attrs() }}><title>t</title>
+{% if user %}<p id="who">{{ user.name }}</p>{{ SignOut(redirect_to="/", inline=True) }}
 {% else %}{{ SignIn() }}{% endif %}"""
 
 
@@ -498,9 +498,11 @@ async def test_update_without_middleware_needs_a_response(tmp_path: Path) -> Non
 async def test_templates_get_the_session_and_the_buttons(client: httpx.AsyncClient) -> None:
     page = await client.get("/")
     assert 'href="/auth/signin?callbackUrl=%2F"' in page.text
+    assert '<html class="authui" data-color-scheme="auto">' in page.text  # as the auth pages
     await sign_in_as_ada(client)
     page = await client.get("/")
     assert '<p id="who">Ada Lovelace</p>' in page.text
+    assert 'class="authui-form authui-signout-snippet authui-inline"' in page.text
     token = re.search(
         r'action="/auth/signout".*?name="csrfToken" value="([0-9a-f]{64})"', page.text, re.S
     )

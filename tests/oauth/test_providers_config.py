@@ -25,7 +25,7 @@ ISSUER = "https://idp.example.com"
 
 def test_every_built_in_provider_has_its_id_and_a_docs_page() -> None:
     docs = Path(__file__).resolve().parents[2] / "docs" / "providers"
-    assert len(provider_ids()) == 41
+    assert len(provider_ids()) == 93
     for provider_id in provider_ids():
         made = built_in(provider_id)
         assert isinstance(made, OAuthProvider)

@@ -95,13 +95,22 @@ async def test_each_page_gets_a_fresh_nonce() -> None:
     assert nonce_of(await client.get("signin")) != nonce_of(await client.get("signin"))
 
 
-async def test_brand_colour_goes_into_a_nonced_style_block() -> None:
+async def test_brand_colours_come_in_a_stylesheet_of_their_own() -> None:
     client = AuthClient(make_config(theme=Theme(brand_color="#ff0066", button_text="#000")))
     response = await client.get("signin")
-    nonce = nonce_of(response)
-    assert f'<style nonce="{nonce}">' in response.text
-    assert "--authui-brand: #ff0066;" in response.text
-    assert "--authui-brand-text: #000;" in response.text
+    links = re.findall(r'<link rel="stylesheet" href="([^"]+)">', response.text)
+    assert links[-1].startswith("/auth/_static/theme.")  # after the pack's, so it wins
+    served = await client.get(links[-1].removeprefix("/auth/"))
+    assert served.status == 200
+    assert served.header("content-type") == "text/css; charset=utf-8"
+    assert served.header("cache-control") == "public, max-age=31536000, immutable"
+    assert served.text == ":root {\n  --authui-brand: #ff0066;\n  --authui-brand-text: #000;\n}\n"
+    # Other colours, another file name: a browser never keeps the old ones.
+    other = AuthClient(make_config(theme=Theme(brand_color="#00aa66")))
+    again = (await other.get("signin")).text
+    assert links[-1] not in again
+    plain = (await AuthClient(make_config()).get("signin")).text
+    assert "/_static/theme." not in plain
 
 
 # -- static files -----------------------------------------------------------------------------

@@ -277,4 +277,4 @@ def test_the_static_route_serves_the_marks() -> None:
         asset = assets.find(url.removeprefix(prefix))
         assert asset is not None
         assert asset.content_type == "image/svg+xml"
-        assert asset.path.read_bytes() == path.read_bytes()
+        assert asset.body == path.read_bytes()

@@ -171,16 +171,16 @@ async def _profile(
     return {**claims, **profile} if provider.id_token else profile
 
 
-def _call(provider: OAuthProvider, tokens: TokenSet) -> UserinfoCall:
+def _call(provider: OAuthProvider, tokens: TokenSet, userinfo: str | None = None) -> UserinfoCall:
     async def send(request: httpx.Request) -> httpx.Response:
         return await fetch(provider, request)
 
-    return UserinfoCall(tokens=tokens, provider=provider, fetch=send)
+    return UserinfoCall(tokens=tokens, provider=provider, fetch=send, userinfo_url=userinfo)
 
 
 async def _userinfo(provider: OAuthProvider, found: Endpoints, tokens: TokenSet) -> Profile:
     if provider.userinfo.request is not None:
-        return dict(await provider.userinfo.request(_call(provider, tokens)))
+        return dict(await provider.userinfo.request(_call(provider, tokens, found.userinfo)))
     request = httpx.Request(
         "GET",
         found.userinfo or "",

@@ -1,5 +1,7 @@
 """Every OpenID provider of this batch as §16.2 of the reference describes it: registry
-entry, name, issuer, scope and other authorization params, checks, client auth, style."""
+entry, name, issuer, scope and other authorization params, checks, client auth, style;
+whether the profile comes from the id_token or from userinfo, and whether
+``AUTH_<ID>_ISSUER`` may replace a built-in issuer (a test environment, a sandbox)."""
 
 from __future__ import annotations
 
@@ -72,7 +74,81 @@ TABLE: dict[str, tuple[str, str | None, dict[str, Any], tuple[str, ...], str, tu
     "cognito": ("Cognito", None, OIDC_SCOPE, ("pkce",), "basic", ("#C17B9E", None)),
     "zitadel": ("ZITADEL", None, OIDC_SCOPE, ("pkce",), "basic", (None, None)),
     "authentik": ("Authentik", None, OIDC_SCOPE, ("pkce",), "basic", (None, None)),
+    "bankid-no": (
+        "BankID Norge",
+        "https://auth.bankid.no/auth/realms/prod",
+        {"ui_locales": "no", "login_hint": "BIS", **OIDC_SCOPE},
+        ("pkce", "state", "nonce"),
+        "post",
+        ("#39134c", "#fff"),
+    ),
+    # Descope's issuer is derived from the client id (the project id), unset without one.
+    "descope": ("Descope", None, OIDC_SCOPE, ("pkce", "state"), "basic", ("#1C1C23", "#ffffff")),
+    "huggingface": (
+        "Hugging Face",
+        "https://huggingface.co",
+        OIDC_SCOPE,
+        ("state", "pkce"),
+        "basic",
+        ("#FFD21E", "#000"),
+    ),
+    "line": (
+        "LINE",
+        "https://access.line.me",
+        OIDC_SCOPE,
+        ("state",),
+        "basic",
+        ("#00C300", "#fff"),
+    ),
+    "roblox": (
+        "Roblox",
+        "https://apis.roblox.com/oauth/",
+        {"scope": "openid profile"},
+        ("pkce", "state"),
+        "basic",
+        ("#5865F2", "#fff"),
+    ),
+    "salesforce": (
+        "Salesforce",
+        "https://login.salesforce.com",
+        OIDC_SCOPE,
+        ("pkce", "state", "nonce"),
+        "basic",
+        ("#00a1e0", None),
+    ),
+    # SimpleLogin ignores PKCE: state and nonce are added to Auth.js's PKCE.
+    "simplelogin": (
+        "SimpleLogin",
+        "https://app.simplelogin.io",
+        OIDC_SCOPE,
+        ("pkce", "state", "nonce"),
+        "basic",
+        ("#e3156a", None),
+    ),
+    "vipps": (
+        "Vipps",
+        "https://api.vipps.no/access-management-1.0/access/",
+        {"scope": "openid name email"},
+        ("pkce", "state", "nonce"),
+        "basic",
+        ("#f05c18", None),
+    ),
 }
+
+PROFILE_FROM_USERINFO = {"salesforce", "vipps"}
+"""Providers whose profile is the userinfo answer (``id_token=False``)."""
+
+ISSUER_FROM_ENV = {
+    "azure-ad",
+    "bankid-no",
+    "microsoft-entra-id",
+    "salesforce",
+    "simplelogin",
+    "vipps",
+}
+"""Built-in issuers ``AUTH_<ID>_ISSUER`` replaces (``default_issuer``): Microsoft's
+multi-tenant ``common``, test environments, sandboxes, self-hosted servers. Descope's,
+derived from a given client id, is one too."""
 
 
 @pytest.mark.parametrize("provider_id", sorted(TABLE))
@@ -87,7 +163,8 @@ def test_provider_facts(provider_id: str) -> None:
     assert provider.userinfo.url is None
     assert provider.checks == checks
     assert provider.client_auth == f"client_secret_{client_auth}"
-    assert provider.id_token is True
+    assert provider.id_token is (provider_id not in PROFILE_FROM_USERINFO)
+    assert provider.default_issuer is (provider_id in ISSUER_FROM_ENV)
     style = provider.style
     assert (style.brand_color if style else None, style.text if style else None) == (brand, text)
 
