@@ -33,6 +33,7 @@ from authui.integrations.asgi import AuthRoutes, plain_url, text_headers
 from authui.integrations.calls import Caller, cookie_names
 from authui.integrations.state import ConfigSource, Integration, base_path_for
 from authui.options import resolve, validate_config
+from authui.pages.app_templates import PackTemplates, rendering_with
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -253,6 +254,7 @@ class AuthUI:
 
     def _blueprint(self, base_path: str) -> Blueprint:
         blueprint = Blueprint(BLUEPRINT, __name__, url_prefix=base_path)
+        blueprint.jinja_loader = PackTemplates()  # "authui/layouts/app.html" for app pages
 
         async def handle(rest: str = "") -> Response:
             answer = await Auth(await _core_request(), await current_config())
@@ -267,6 +269,7 @@ class AuthUI:
     async def _template_context(self) -> dict[str, Any]:
         if request.blueprint == BLUEPRINT:
             return {}
+        rendering_with(resolve(await current_config()).renderer)
         session = await self.auth()
         return {"auth": session, "user": (session or {}).get("user")}
 

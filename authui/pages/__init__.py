@@ -248,7 +248,9 @@ class PageRenderer:
         prefixes.update({f"authui-{p.name}": FileSystemLoader(p.directory) for p in self.chain})
         app = theme.environment
         loaders: list[BaseLoader] = [] if app is None or app.loader is None else [app.loader]
-        loaders += [FileSystemLoader(list(theme.template_dirs)), PrefixLoader(prefixes)]
+        self.pack_loader = PrefixLoader(prefixes)
+        self.pack_names = tuple(p.name for p in self.chain)
+        loaders += [FileSystemLoader(list(theme.template_dirs)), self.pack_loader]
         self.environment = Environment(
             loader=ChoiceLoader(loaders),
             autoescape=select_autoescape(default=True, default_for_string=True),

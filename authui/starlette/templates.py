@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jinja2 import pass_context
+from jinja2 import ChoiceLoader, pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 from starlette.requests import Request
@@ -14,6 +14,7 @@ from authui.integrations import buttons
 from authui.integrations.asgi import text_headers
 from authui.integrations.calls import cookie_names
 from authui.options import Options, resolve
+from authui.pages.app_templates import PackTemplates, rendering_with
 from authui.starlette.requests import core_request, url_of
 from authui.starlette.state import RequestAuth, need_middleware
 
@@ -30,6 +31,8 @@ def setup_templates(templates: Jinja2Templates) -> Jinja2Templates:
         ```
     """
     templates.context_processors.append(_auth_context)
+    own = templates.env.loader
+    templates.env.loader = ChoiceLoader([own, PackTemplates()]) if own else PackTemplates()
     templates.env.globals.update(
         SignIn=_sign_in,
         SignOut=_sign_out,
@@ -49,6 +52,7 @@ def _request_auth(request: Request) -> RequestAuth:
 
 def _auth_context(request: Request) -> dict[str, Any]:
     here = _request_auth(request)
+    rendering_with(resolve(here.config).renderer)
     session = here.session
     return {"auth": session, "user": (session or {}).get("user")}
 

@@ -205,6 +205,54 @@ async def test_an_app_page_gets_the_theme_of_the_auth_pages(tmp_path: Path) -> N
     assert "authui-inline" not in main
 
 
+LAYOUT_PAGE = """{% extends "authui/layouts/app.html" %}
+{% block title %}Dashboard{% endblock %}
+{% block header %}<strong>Acme</strong>{{ SignIn(inline=True) }}{% endblock %}
+{% block content %}<h1>Dashboard</h1>{% endblock %}"""
+
+
+@pytest.mark.parametrize(("pack", "window"), [("default", False), ("terminal", True)])
+async def test_an_app_page_extends_the_pack_s_layout(
+    tmp_path: Path, pack: str, window: bool
+) -> None:
+    app, _ = build_app(tmp_path, make_config(theme=Theme(pack=pack)))
+
+    @app.get("/dashboard-page")
+    async def dashboard_page() -> str:
+        return await render_template_string(LAYOUT_PAGE)
+
+    html = await (await app.test_client().get("/dashboard-page")).get_data(as_text=True)
+    assert html.startswith("<!DOCTYPE html>")
+    assert '<html lang="en" class="authui" data-color-scheme="auto">' in html
+    assert "<title>Dashboard</title>" in html
+    assert f'href="/auth/_static/{pack}.' in html
+    assert '<body class="authui-body authui-app">' in html
+    header = html.split('<header class="authui-app-header">')[1].split("</header>")[0]
+    assert "<strong>Acme</strong>" in header
+    assert "authui-inline" in header
+    assert "<h1>Dashboard</h1>" in html.split('<main class="authui-app-main">')[1]
+    assert ('data-authui-layout="terminal"' in html) is window
+    if window:
+        assert '<span class="authui-term-title">Dashboard</span>' in html
+
+
+async def test_the_app_s_own_layout_file_wins(tmp_path: Path) -> None:
+    (tmp_path / "authui" / "layouts").mkdir(parents=True)
+    (tmp_path / "authui" / "layouts" / "app.html").write_text(
+        '{% extends "authui-base/layouts/app.html" %}'
+        '{% block head %}<meta name="mine" content="1">{% endblock %}'
+    )
+    app, _ = build_app(tmp_path, make_config())
+
+    @app.get("/mine")
+    async def mine() -> str:
+        return await render_template_string(LAYOUT_PAGE)
+
+    html = await (await app.test_client().get("/mine")).get_data(as_text=True)
+    assert '<meta name="mine" content="1">' in html
+    assert "<h1>Dashboard</h1>" in html
+
+
 async def test_a_sign_in_button_for_an_unknown_provider_fails_naming_the_known_ones(
     tmp_path: Path,
 ) -> None:

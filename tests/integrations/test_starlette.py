@@ -20,7 +20,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket
 
-from authui import AuthConfig, Callbacks, CredentialsSignin, Pages, SessionOptions
+from authui import AuthConfig, Callbacks, CredentialsSignin, Pages, SessionOptions, Theme
 from authui.errors import MissingSecret
 from authui.failures import INVALID_HOST_MESSAGE
 from authui.jwt import encode
@@ -45,6 +45,12 @@ PAGE = """<!doctype html><html {{ authui_html_attrs() }}><title>t</title>
 {% else %}{{ SignIn() }}{% endif %}"""
 
 
+LAYOUT_PAGE = """{% extends "authui/layouts/app.html" %}
+{% block title %}Dashboard{% endblock %}
+{% block header %}<strong>Acme</strong>{{ SignIn(inline=True) }}{% endblock %}
+{% block content %}<h1>Dashboard</h1>{% endblock %}"""
+
+
 def rename_jwt(token: dict[str, Any], trigger: str | None = None, session: Any = None) -> Any:
     if trigger == "update" and isinstance(session, dict):
         token["name"] = session["name"]
@@ -54,10 +60,14 @@ def rename_jwt(token: dict[str, Any], trigger: str | None = None, session: Any =
 def build_app(config: AuthConfig, tmp_path: Path, *, protect: tuple[str, ...] = ()) -> Starlette:
     """A small site: the auth routes mounted, the middleware, pages, an API and helpers."""
     (tmp_path / "page.html").write_text(PAGE)
+    (tmp_path / "dashboard.html").write_text(LAYOUT_PAGE)
     templates = setup_templates(Jinja2Templates(directory=tmp_path))
 
     async def home(request: Request) -> Response:
         return templates.TemplateResponse(request, "page.html")
+
+    async def dashboard(request: Request) -> Response:
+        return templates.TemplateResponse(request, "dashboard.html")
 
     async def private(request: Request) -> Response:
         return PlainTextResponse(f"secret for {request.state.auth['user']['name']}")
@@ -94,6 +104,7 @@ def build_app(config: AuthConfig, tmp_path: Path, *, protect: tuple[str, ...] = 
     return Starlette(
         routes=[
             Route("/", home),
+            Route("/dashboard", dashboard),
             Route("/private", private),
             Route("/private/{rest:path}", private),
             Route("/api/me", me),
@@ -510,6 +521,17 @@ async def test_templates_get_the_session_and_the_buttons(client: httpx.AsyncClie
     out = await client.post("/auth/signout", data={"csrfToken": token.group(1)})
     assert out.status_code == 302
     assert '<p id="who">' not in (await client.get("/")).text
+
+
+async def test_an_app_page_extends_the_pack_s_layout(tmp_path: Path) -> None:
+    config = make_config(theme=Theme(pack="terminal", color_scheme="light"))
+    async with client_for(build_app(config, tmp_path)) as client:
+        html = (await client.get("/dashboard")).text
+    assert '<html lang="en" class="authui" data-color-scheme="light">' in html
+    assert 'href="/auth/_static/terminal.' in html
+    assert "authui-inline" in html.split("</header>")[0]
+    assert '<span class="authui-term-title">Dashboard</span>' in html
+    assert "<h1>Dashboard</h1>" in html.split('<main class="authui-app-main">')[1]
 
 
 async def test_the_sign_out_button_issues_the_csrf_cookie_it_needs_once(

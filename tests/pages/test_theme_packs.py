@@ -458,10 +458,10 @@ def test_default_pack_is_only_a_stylesheet() -> None:
     assert not list(directory.rglob("*.html"))
 
 
-def test_terminal_overrides_only_the_window_and_the_buttons() -> None:
+def test_terminal_overrides_only_the_windows_and_the_buttons() -> None:
     directory = installed_packs()["terminal"].directory
     overridden = sorted(p.relative_to(directory).as_posix() for p in directory.rglob("*.html"))
-    assert overridden == ["elements/button.html", "layouts/entrance.html"]
+    assert overridden == ["elements/button.html", "layouts/app.html", "layouts/entrance.html"]
 
 
 @pytest.mark.parametrize("page", list(PAGES))

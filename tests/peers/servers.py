@@ -26,11 +26,17 @@ SERVER_ARGS: dict[str, Callable[[int], list[str]]] = {
 
 @contextlib.contextmanager
 def asgi_servers(
-    app: str, count: int, env: dict[str, str], *, server: Server = "hypercorn"
+    app: str,
+    count: int,
+    env: dict[str, str],
+    *,
+    server: Server = "hypercorn",
+    cwd: Path = ROOT,
 ) -> Iterator[list[str]]:
     """``count`` processes of ``app`` in ``server`` (hypercorn, or uvicorn: the servers
     authui recommends for Quart and for Starlette/FastAPI) on 127.0.0.1 and pre-bound free
-    ports, started together; yields their base URLs and stops them afterwards.
+    ports, started together in ``cwd`` (where ``app``'s module is found); yields their
+    base URLs and stops them afterwards.
 
     Each listening socket is made here and handed to the server by its file descriptor,
     so every port is free and ours, with no window for another process to take it."""
@@ -49,7 +55,7 @@ def asgi_servers(
                 log_file: IO[bytes] = stack.enter_context(log.open("wb"))
                 process = subprocess.Popen(
                     [sys.executable, "-m", *SERVER_ARGS[server](fd), app],
-                    cwd=ROOT,
+                    cwd=cwd,
                     env=env,
                     pass_fds=[fd],
                     stdout=log_file,
