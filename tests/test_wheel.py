@@ -156,6 +156,9 @@ def test_every_static_file_the_pages_link_is_served_from_the_wheel(
         assert any(n.startswith("htmx-") for n in names), pack
         assert any(n.startswith("authui.") for n in names), pack
         assert any(n.startswith("webauthn.") for n in names), pack
+        marks = [link for link in served if "/_static/logos/github" in link]
+        assert marks, pack  # the provider's mark, from authui's own files
+        assert all(served[link]["type"] == "image/svg+xml" for link in marks), pack
         assert pack == "base" or any(n.endswith(".css") for n in names), pack
         for link, found in served.items():
             assert (found["status"], found["bytes"] > 0) == (200, True), link

@@ -1,11 +1,11 @@
 """The gallery: a screenshot of every built-in page in every shipped pack, light and dark.
 
-Each run writes ``docs/assets/gallery/<pack>-<page>-<scheme>.png`` (900 x 900 PNG), which
-``docs/gallery.md`` shows. The pictures are meant to be the same from run to run: no
-animation, no caret, and the pages that print the site's host (verify-request, and the
-confirmation page a sign-in link opens) are asked for with the demo's usual host
-(``localhost:5000``, ``scripts/demo``) rather than the test server's random port.
-The PNGs are recompressed at zlib's best level to keep them small.
+Each run writes ``docs/assets/gallery/<pack>-<page>-<scheme>.png`` (900 wide, the whole
+page: at least 900 high), which ``docs/gallery.md`` shows. The pictures are meant to be
+the same from run to run: no animation, no caret, and the pages that print the site's
+host (verify-request, and the confirmation page a sign-in link opens) are asked for with
+the demo's usual host (``localhost:5000``, ``scripts/demo``) rather than the test
+server's random port. The PNGs are recompressed at zlib's best level to keep them small.
 """
 
 from __future__ import annotations
@@ -107,15 +107,19 @@ def save_png(target: Path, picture: bytes) -> None:
     target.write_bytes(recompressed(picture))
 
 
-def check_png(target: Path, written_after: float) -> None:
-    """``target`` exists, was written after ``written_after`` and is a sound PNG of the size."""
+def check_png(target: Path, written_after: float, size: tuple[int, int] = (SIZE, SIZE)) -> None:
+    """``target`` exists, was written after ``written_after`` and is a sound PNG of ``size``
+    (width, height)."""
     assert target.is_file(), f"{target} was not written"
     assert target.stat().st_mtime >= written_after, f"{target} is from an earlier run"
-    assert png_size(target.read_bytes()) == (SIZE, SIZE), target
+    assert png_size(target.read_bytes()) == size, target
 
 
-async def screenshot(page: Page, target: Path) -> None:
-    picture = await page.screenshot(type="png", animations="disabled", caret="hide")
+async def screenshot(page: Page, target: Path, *, full_page: bool = False) -> None:
+    """The page's viewport, or with ``full_page`` the whole page, as a stable PNG."""
+    picture = await page.screenshot(
+        type="png", animations="disabled", caret="hide", full_page=full_page
+    )
     await asyncio.to_thread(save_png, target, picture)
 
 
@@ -140,6 +144,13 @@ async def test_gallery_screenshots(
 
     await page.route(NAMING_THE_HOST, shown_host)
     await choose_theme(page, pack, scheme)
+    heights: dict[str, int] = {}
+
+    async def take(name: str) -> None:
+        # The whole page: a sign-in page with every kind of provider is taller than 900.
+        heights[name] = max(SIZE, await page.evaluate("document.documentElement.scrollHeight"))
+        await screenshot(page, gallery_file(pack, name, scheme), full_page=True)
+
     for name, path in SIGNED_OUT_PAGES.items():
         await page.goto(path)
         assert page.url == demo_server + path
@@ -147,12 +158,12 @@ async def test_gallery_screenshots(
             assert await page.get_by_role("link", name=SHOWN_HOST).count() == 1
         if name == "confirm-signin":
             assert await page.get_by_text(f"to {SHOWN_HOST} as ada@example.com").count() == 1
-        await screenshot(page, gallery_file(pack, name, scheme))
+        await take(name)
     await sign_in_demo(page, demo_server, "/profile")
     for name, path in SIGNED_IN_PAGES.items():
         await page.goto(path)
         assert page.url == demo_server + path
-        await screenshot(page, gallery_file(pack, name, scheme))
+        await take(name)
 
     for name in PAGES:
-        check_png(gallery_file(pack, name, scheme), started - 1)
+        check_png(gallery_file(pack, name, scheme), started - 1, (SIZE, heights[name]))
