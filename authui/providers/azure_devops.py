@@ -27,7 +27,6 @@ Quirks:
 from __future__ import annotations
 
 import base64
-import dataclasses
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -148,8 +147,7 @@ def AzureDevOps(**options: Any) -> OAuthProvider:
         "profile": _profile,
         "style": ProviderStyle(brand_color="#0078D4", text="#fff"),
     }
-    made = with_overrides(defaults, options)
-    return AzureDevOpsProvider(**{f.name: getattr(made, f.name) for f in dataclasses.fields(made)})
+    return with_overrides(defaults, options, AzureDevOpsProvider)
 
 
 def _conform(body: dict[str, Any]) -> dict[str, Any]:

@@ -20,7 +20,6 @@ Quirks:
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,9 +76,7 @@ def Bungie(*, api_key: str | None = None, **options: Any) -> BungieProvider:
         "profile": _profile,
         "style": ProviderStyle(brand_color="#000", text="#fff"),
     }
-    made = with_overrides(defaults, options)
-    fields = {f.name: getattr(made, f.name) for f in dataclasses.fields(made)}
-    return BungieProvider(api_key=key, **fields)
+    return with_overrides({**defaults, "api_key": key}, options, BungieProvider)
 
 
 async def _userinfo(call: UserinfoCall) -> Profile:

@@ -19,7 +19,6 @@ phone), so linking by email works for verified addresses.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,5 +57,4 @@ def Descope(**options: Any) -> DescopeProvider:
         "checks": ("pkce", "state"),
         "style": ProviderStyle(brand_color="#1C1C23", text="#ffffff"),
     }
-    made = with_overrides(defaults, options)
-    return DescopeProvider(**{f.name: getattr(made, f.name) for f in dataclasses.fields(made)})
+    return with_overrides(defaults, options, DescopeProvider)

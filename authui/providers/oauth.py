@@ -12,7 +12,7 @@ import dataclasses
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from authui.providers.base import Provider, ProviderStyle
 
@@ -247,8 +247,27 @@ def _merged_style(default: ProviderStyle | None, given: ProviderStyle | None) ->
     )
 
 
-def with_overrides(defaults: Mapping[str, Any], overrides: Mapping[str, Any]) -> OAuthProvider:
-    """A provider from a built-in's ``defaults`` and the user's ``overrides``.
+P = TypeVar("P", bound="OAuthProvider")
+"""A class of provider ``with_overrides`` makes."""
+
+
+@overload
+def with_overrides(defaults: Mapping[str, Any], overrides: Mapping[str, Any]) -> OAuthProvider: ...
+
+
+@overload
+def with_overrides(
+    defaults: Mapping[str, Any], overrides: Mapping[str, Any], kind: type[P]
+) -> P: ...
+
+
+def with_overrides(
+    defaults: Mapping[str, Any],
+    overrides: Mapping[str, Any],
+    kind: type[OAuthProvider] = OAuthProvider,
+) -> OAuthProvider:
+    """A provider of class ``kind`` (an ``OAuthProvider`` with a built-in's own fields or
+    quirks) from a built-in's ``defaults`` and the user's ``overrides``.
 
     Endpoints merge: a string replaces the URL (and drops the default params); an
     ``Endpoint`` or mapping keeps what it leaves unset and merges ``params`` key by key.
@@ -258,7 +277,7 @@ def with_overrides(defaults: Mapping[str, Any], overrides: Mapping[str, Any]) ->
     Raises:
         TypeError: An override names no provider setting.
     """
-    known = {f.name for f in dataclasses.fields(OAuthProvider)}
+    known = {f.name for f in dataclasses.fields(kind)}
     unknown = set(overrides) - known
     if unknown:
         raise TypeError(f"Unknown provider settings: {sorted(unknown)}")
@@ -281,7 +300,7 @@ def with_overrides(defaults: Mapping[str, Any], overrides: Mapping[str, Any]) ->
     for key in _ENDPOINTS & set(merged):
         if isinstance(merged[key], str | Mapping):
             merged[key] = _merged_endpoint(Endpoint(), merged[key])
-    return OAuthProvider(**merged)
+    return kind(**merged)
 
 
 def OAuth2(*, id: str, name: str | None = None, **settings: Any) -> OAuthProvider:

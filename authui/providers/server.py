@@ -44,6 +44,4 @@ def server_provider(
 ) -> ServerProvider:
     """A ``ServerProvider`` from a built-in's ``defaults`` and the user's ``options``
     (merged as ``with_overrides`` does), its endpoints at ``paths`` under the issuer."""
-    merged = with_overrides(defaults, options)
-    settings = {f.name: getattr(merged, f.name) for f in dataclasses.fields(merged)}
-    return ServerProvider(paths=dict(paths), **settings)
+    return with_overrides({**defaults, "paths": dict(paths)}, options, ServerProvider)

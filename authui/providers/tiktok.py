@@ -106,8 +106,7 @@ def TikTok(**options: Any) -> OAuthProvider:
         "profile": _profile,
         "style": ProviderStyle(brand_color="#000", text="#fff"),
     }
-    made = with_overrides(defaults, options)
-    return TikTokProvider(**{f.name: getattr(made, f.name) for f in dataclasses.fields(made)})
+    return with_overrides(defaults, options, TikTokProvider)
 
 
 def _profile(profile: Profile, tokens: TokenSet) -> dict[str, Any]:

@@ -150,8 +150,7 @@ def WeChat(*, platform_type: PlatformType | None = None, **options: Any) -> OAut
         "style": ProviderStyle(brand_color="#fff", text="#000"),
         "options": {"platform_type": platform},
     }
-    made = with_overrides(defaults, options)
-    return WeChatProvider(**{f.name: getattr(made, f.name) for f in dataclasses.fields(made)})
+    return with_overrides(defaults, options, WeChatProvider)
 
 
 def conform_token(body: dict[str, Any]) -> dict[str, Any]:
