@@ -96,6 +96,40 @@ def test_providers_from_env() -> None:
         providers_from_env({**env, "AUTH_OIDC_CLIENT_AUTH": "magic"})
 
 
+NEEDS_MORE_THAN_ENV = {"netsuite": "userinfo"}
+"""Built-ins the environment variables alone cannot complete, and what the check names."""
+
+
+@pytest.mark.parametrize("provider_id", provider_ids())
+def test_every_built_in_is_configured_by_its_environment_variables(provider_id: str) -> None:
+    """``AUTH_<ID>_ID`` and ``_SECRET``, ``_ISSUER`` for the providers whose issuer may be
+    one's own (a server, a tenant, a test environment) and ``_KEY`` for those with an API
+    key make a configuration that starts, holding what they name."""
+    name = provider_id.upper().replace("-", "_")
+    shipped = built_in(provider_id)
+    assert isinstance(shipped, OAuthProvider)
+    own_issuer = shipped.issuer is None or shipped.default_issuer
+    issuer = f"https://{provider_id}.example.com"
+    env = {**ENV, f"AUTH_{name}_ID": "client-id", f"AUTH_{name}_SECRET": "client-secret"}
+    if own_issuer and provider_id not in NEEDS_MORE_THAN_ENV:
+        env[f"AUTH_{name}_ISSUER"] = issuer
+    if hasattr(shipped, "api_key"):
+        env[f"AUTH_{name}_KEY"] = "api-key"
+    config = set_env_defaults(env, make_config(providers=providers_from_env(env)))
+    [provider] = config.providers
+    assert isinstance(provider, OAuthProvider)
+    assert provider.id == provider_id
+    assert (provider.client_id, provider.client_secret) == ("client-id", "client-secret")
+    if provider_id in NEEDS_MORE_THAN_ENV:
+        with pytest.raises(InvalidEndpoints, match=NEEDS_MORE_THAN_ENV[provider_id]):
+            validate_config(config)
+        return
+    validate_config(config)
+    assert provider.issuer == (issuer if own_issuer else shipped.issuer)
+    if hasattr(shipped, "api_key"):
+        assert getattr(provider, "api_key", None) == "api-key"
+
+
 def test_duplicate_ids_name_both_providers() -> None:
     first = OIDC(id="sso", name="Corporate SSO", issuer=ISSUER, client_id="a", client_secret="s")
     second = OIDC(id="sso", name="Partner SSO", issuer=ISSUER, client_id="b", client_secret="s")
