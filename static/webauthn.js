@@ -352,10 +352,11 @@
     return form.dataset.authuiPasskey || form.dataset.authuiPasskeyRegister;
   }
 
-  // A sign-in form: its buttons name their ceremony (data-authui-passkey-action:
-  // "authenticate", or "sign-up" for the server's choice from the address); they start
-  // hidden, shown here once passkeys can work. The form's own submit is a passkey
-  // ceremony only when no email provider shares the form (data-authui-passkey-submit).
+  // A sign-in form: its buttons (type="button") name their ceremony
+  // (data-authui-passkey-action: "authenticate", or "sign-up" for the server's choice from
+  // the address); they start hidden, shown here once passkeys can work. The form's own
+  // submit is a passkey ceremony only when no email provider shares the form
+  // (data-authui-passkey-submit).
   function enhanceSignIn(form) {
     const buttons = [...form.querySelectorAll("[data-authui-passkey-action]")];
     const ownsSubmit = form.dataset.authuiPasskeySubmit !== "false";
@@ -367,16 +368,15 @@
     }
     for (const button of buttons) {
       button.hidden = false;
-      if (button.type === "button") {
-        button.addEventListener("click", () => run(form, actionOf(button)));
-      }
+      button.addEventListener("click", () => run(form, actionOf(button)));
     }
     if (ownsSubmit) {
+      // Enter in the field: continue with the typed address (sign up a new one, sign in a
+      // known one), or, with none typed, sign in with any passkey of this site.
       form.addEventListener("submit", (event) => {
         event.preventDefault();
-        const submitter = event.submitter;
-        const named = submitter && submitter.dataset.authuiPasskeyAction;
-        run(form, named ? actionOf(submitter) : undefined);
+        const typed = fieldsOf(form).email;
+        run(form, typed ? undefined : "authenticate");
       });
     }
     if (form.dataset.authuiConditional === "true") startAutofill(form);
