@@ -22,7 +22,9 @@ Without node or the npm package: fail under ``CI=true``, skip elsewhere (``peer_
 from __future__ import annotations
 
 import contextlib
+import html
 import json
+import re
 import select
 import shutil
 import socket
@@ -32,6 +34,8 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, Literal
+
+import httpx
 
 from tests.peers.availability import peer_missing
 
@@ -47,15 +51,26 @@ Client = Mapping[str, Any]
 
 
 def client(
-    client_id: str, redirect_uri: str, auth: ClientAuth, secret: str | None = None
+    client_id: str,
+    redirect_uri: str,
+    auth: ClientAuth,
+    secret: str | None = None,
+    *,
+    refresh: bool = False,
+    **more: Any,
 ) -> dict[str, Any]:
     """Client metadata for one web client: confidential (``secret`` required) or public
-    (``auth="none"``, no secret; the provider then requires PKCE)."""
+    (``auth="none"``, no secret; the provider then requires PKCE). ``refresh``: the client
+    may use refresh tokens (with ``start(refresh_tokens=…)``); ``more``: further metadata
+    (``post_logout_redirect_uris``, ``backchannel_logout_uri``, …)."""
     metadata: dict[str, Any] = {
         "client_id": client_id,
         "redirect_uris": [redirect_uri],
         "token_endpoint_auth_method": auth,
+        **more,
     }
+    if refresh:
+        metadata["grant_types"] = ["authorization_code", "refresh_token"]
     if auth != "none":
         if not secret:
             raise ValueError(f"a {auth} client needs a secret")
@@ -84,23 +99,36 @@ class OIDCProvider:
         """The process's stderr: oidc-provider's warnings and one line per error."""
         self._process: subprocess.Popen[str] | None = None
 
-    def start(self, clients: Sequence[Client], *, conform_id_token_claims: bool = True) -> str:
+    def start(
+        self,
+        clients: Sequence[Client],
+        *,
+        conform_id_token_claims: bool = True,
+        refresh_tokens: Mapping[str, Any] | None = None,
+        backchannel_logout: bool = False,
+    ) -> str:
         """Run the provider with ``clients``; return :attr:`issuer` once it answers.
 
         ``conform_id_token_claims``: oidc-provider's ``conformIdTokenClaims``; ``True`` (its
         default) keeps ``email``/``name`` out of the id_token when an access token is
         issued (the client reads them from userinfo), ``False`` puts them in the id_token.
+        ``refresh_tokens``: ``{"rotate": bool, "accessTokenTtl": seconds}``, refresh
+        tokens for the clients made with ``refresh=True`` (see ``server.mjs``).
+        ``backchannel_logout``: the Back-Channel Logout feature.
         """
         if self._listener is None or self._process is not None:
             raise RuntimeError("the provider was started already")
         node = shutil.which("node")
         assert node is not None, "missing() said node is there"
         fd = self._listener.fileno()
-        config = {
+        config: dict[str, Any] = {
             "clients": list(clients),
             "conformIdTokenClaims": conform_id_token_claims,
+            "backchannelLogout": backchannel_logout,
             "fd": fd,
         }
+        if refresh_tokens is not None:
+            config["refreshTokens"] = dict(refresh_tokens)
         with self.log.open("w") as log:
             self._process = subprocess.Popen(
                 [node, str(SCRIPT)],
@@ -201,10 +229,41 @@ def reserved_oidc_provider() -> Iterator[OIDCProvider]:
 
 
 @contextlib.contextmanager
-def oidc_provider(
-    clients: Sequence[Client], *, conform_id_token_claims: bool = True
-) -> Iterator[OIDCProvider]:
-    """The provider, running with ``clients``; yields it (``.issuer``), stops it on exit."""
+def oidc_provider(clients: Sequence[Client], **settings: Any) -> Iterator[OIDCProvider]:
+    """The provider, running with ``clients`` and :meth:`OIDCProvider.start`'s keyword
+    settings; yields it (``.issuer``), stops it on exit."""
     with reserved_oidc_provider() as provider:
-        provider.start(clients, conform_id_token_claims=conform_id_token_claims)
+        provider.start(clients, **settings)
         yield provider
+
+
+HIDDEN_INPUT = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
+
+
+def log_in(
+    authorization_url: str, redirect_uri: str, login: str, *, cookies: httpx.Cookies | None = None
+) -> str:
+    """Go through the provider's development login and consent pages the way a browser
+    would (plain HTTP, no script on them), for ``login``; return the redirect back to the
+    app (``redirect_uri?code=…&state=…``). ``cookies`` keep the provider's session."""
+    jar = cookies if cookies is not None else httpx.Cookies()
+    with httpx.Client(cookies=jar, follow_redirects=False, timeout=10) as browser:
+        url = authorization_url
+        for _ in range(12):
+            if url.startswith(redirect_uri):
+                return url
+            answer = browser.get(url)
+            if answer.is_redirect:
+                url = str(answer.next_request.url) if answer.next_request else ""
+                continue
+            form = re.search(r'<form[^>]*action="([^"]+)"', answer.text)
+            if answer.status_code != 200 or form is None:
+                raise RuntimeError(f"unexpected page at {url}: {answer.status_code}")
+            fields = dict(HIDDEN_INPUT.findall(answer.text))
+            if 'name="login"' in answer.text:
+                fields.update(login=login, password="any")
+            sent = browser.post(str(answer.url.join(html.unescape(form.group(1)))), data=fields)
+            if not sent.is_redirect or sent.next_request is None:
+                raise RuntimeError(f"the form at {url} answered {sent.status_code}")
+            url = str(sent.next_request.url)
+    raise RuntimeError("the provider's pages did not lead back to the app")

@@ -3,6 +3,8 @@
 // Reads one JSON object from stdin:
 //   {"clients": [oidc-provider client metadata, ...],
 //    "conformIdTokenClaims": true | false,   // default true (oidc-provider's default)
+//    "refreshTokens": {"rotate": true, "accessTokenTtl": 60},  // optional, see below
+//    "backchannelLogout": true,              // optional: the Back-Channel Logout feature
 //    "fd": 3}                                // optional: listen on this inherited socket
 // then listens on 127.0.0.1 (port 0, or the socket `fd` that the caller bound and passed
 // down, so that it knows the issuer before this process starts) and prints one line
@@ -12,7 +14,13 @@
 // non-empty password; the account's claims are sub = the login, email =
 // `<login>@example.com` (verified) and name = the login capitalised.
 // Scopes: openid, profile, email. A new RS256 signing key at each start. PKCE is required
-// for public clients (auth method "none") only. The Google Fonts import of the interaction
+// for public clients (auth method "none") only. With "refreshTokens", every client whose
+// grant_types allow refresh_token gets a refresh token (no offline_access scope or consent
+// needed, and not tied to the provider's login session), each refresh issues a new one and
+// retires the old when "rotate" is true, and access tokens last "accessTokenTtl" seconds.
+// RP-Initiated Logout (the end_session endpoint) is on, as in oidc-provider's defaults;
+// "backchannelLogout" turns on Back-Channel Logout for clients that name a
+// backchannel_logout_uri. The Google Fonts import of the interaction
 // pages is stripped, so that the browser never leaves loopback. Errors of the provider are
 // logged to stderr, one line each.
 
@@ -57,7 +65,26 @@ await new Promise((resolve, reject) => {
 });
 const issuer = `http://127.0.0.1:${server.address().port}`;
 
+const refresh = options.refreshTokens;
+const refreshSettings = refresh
+  ? {
+      issueRefreshToken: async (ctx, client) => client.grantTypeAllowed('refresh_token'),
+      rotateRefreshToken: () => Boolean(refresh.rotate),
+      expiresWithSession: async () => false,
+      ttl: {
+        AccessToken: refresh.accessTokenTtl ?? 3600,
+        IdToken: 3600,
+        AuthorizationCode: 60,
+        Grant: 14 * 24 * 60 * 60,
+        Interaction: 3600,
+        RefreshToken: 14 * 24 * 60 * 60,
+        Session: 14 * 24 * 60 * 60,
+      },
+    }
+  : {};
+
 const provider = new Provider(issuer, {
+  ...refreshSettings,
   clients: options.clients ?? [],
   conformIdTokenClaims: options.conformIdTokenClaims ?? true,
   jwks: { keys: [signingKey()] },
@@ -68,7 +95,11 @@ const provider = new Provider(issuer, {
     email: ['email', 'email_verified'],
     profile: ['name'],
   },
-  features: { devInteractions: { enabled: true } },
+  features: {
+    devInteractions: { enabled: true },
+    rpInitiatedLogout: { enabled: true },
+    backchannelLogout: { enabled: Boolean(options.backchannelLogout) },
+  },
   pkce: { required: (ctx, client) => client.clientAuthMethod === 'none' },
   async findAccount(ctx, sub) {
     return {
