@@ -119,16 +119,7 @@ async def id_token_claims(
     raw = tokens.get("id_token")
     if not isinstance(raw, str):
         raise TokenError("An OpenID provider must return an id_token; this answer has none")
-    try:
-        alg = str(extract_compact(raw.encode()).headers().get("alg", ""))
-    except (ValueError, JoseError) as exc:
-        raise TokenError(f"The id_token is not a signed JWT: {exc}") from exc
-    if alg.startswith("HS"):  # signed with the client secret (OpenID Connect Core §10.1)
-        if not provider.client_secret:
-            raise TokenError("The id_token is signed with a client secret this client lacks")
-        token = _verified(raw, OctKey.import_key(provider.client_secret), _SECRET_ALGS)
-    else:
-        token = await _verified_by_provider(provider, found, raw, discovery)
+    token = await verified_jwt(provider, found, raw, discovery)
     claims = dict(token.claims)
     issuer = found.issuer or provider.issuer or ""
     if "{tenantid}" in issuer:
@@ -153,23 +144,41 @@ async def id_token_claims(
     return claims
 
 
-async def _verified_by_provider(
-    provider: OAuthProvider, found: Endpoints, raw: str, discovery: DiscoveryCache
+async def verified_jwt(
+    provider: OAuthProvider,
+    found: Endpoints,
+    raw: str,
+    discovery: DiscoveryCache,
+    what: str = "id_token",
 ) -> jwt.Token:
-    """Verified with the provider's published keys, fetched again once if none fits (the
-    provider may have rotated them)."""
+    """A JWT the provider signed (an id_token, a logout token), verified: with the client
+    secret when it is signed with one (HS*), else with the provider's published keys,
+    fetched again once if none fits (the provider may have rotated them).
+
+    Raises:
+        TokenError: ``raw`` is not a signed JWT, or its signature does not verify.
+        DiscoveryError: The keys cannot be had.
+    """
+    try:
+        alg = str(extract_compact(raw.encode()).headers().get("alg", ""))
+    except (ValueError, JoseError) as exc:
+        raise TokenError(f"The {what} is not a signed JWT: {exc}") from exc
+    if alg.startswith("HS"):  # signed with the client secret (OpenID Connect Core §10.1)
+        if not provider.client_secret:
+            raise TokenError(f"The {what} is signed with a client secret this client lacks")
+        return _verified(raw, OctKey.import_key(provider.client_secret), _SECRET_ALGS, what)
     if not found.jwks_uri:
-        raise TokenError("No jwks_uri to verify the id_token with")
+        raise TokenError(f"No jwks_uri to verify the {what} with")
     try:
         keys = await discovery.key_set(provider, found.jwks_uri)
         return jwt.decode(raw, keys, algorithms=_SIGNING_ALGS)
     except (ValueError, JoseError):
         keys = await discovery.key_set(provider, found.jwks_uri, refresh=True)
-    return _verified(raw, keys, _SIGNING_ALGS)
+    return _verified(raw, keys, _SIGNING_ALGS, what)
 
 
-def _verified(raw: str, key: KeySet | OctKey, algorithms: list[str]) -> jwt.Token:
+def _verified(raw: str, key: KeySet | OctKey, algorithms: list[str], what: str) -> jwt.Token:
     try:
         return jwt.decode(raw, key, algorithms=algorithms)
     except (ValueError, JoseError) as exc:
-        raise TokenError(f"The id_token's signature does not verify: {exc}") from exc
+        raise TokenError(f"The {what}'s signature does not verify: {exc}") from exc

@@ -133,7 +133,11 @@ class OIDCStandIn(StandIn):
         nonce = self.authorization_params.get("nonce")
         if nonce and "nonce" not in extra:
             claims["nonce"] = nonce
-        return jwt.encode({"alg": "RS256", "kid": "standin-key"}, claims, _KEY)
+        return self.signed(claims)
+
+    def signed(self, claims: Mapping[str, Any], **header: str) -> str:
+        """A JWT of ``claims`` signed with the stand-in's key (RS256), ``header`` added."""
+        return jwt.encode({"alg": "RS256", "kid": "standin-key", **header}, dict(claims), _KEY)
 
     def _token(self, request: httpx.Request) -> dict[str, Any]:
         return {
