@@ -197,7 +197,7 @@ async def test_an_app_page_gets_the_theme_of_the_auth_pages(tmp_path: Path) -> N
     assert '<html lang="en" class="authui" data-color-scheme="dark">' in auth_page
     links = re.findall(r'<link rel="stylesheet" href="([^"]+)">', html)
     assert links == re.findall(r'<link rel="stylesheet" href="([^"]+)">', auth_page)
-    assert [link.split("/")[-1].split(".")[0] for link in links] == ["terminal", "theme"]
+    assert [link.split("/")[-1].split(".")[0] for link in links] == ["layout", "terminal", "theme"]
     theme_css = await (await client.get(links[-1])).get_data(as_text=True)
     assert "--authui-brand: #0b7285;" in theme_css
     header, main = html.split("<main>")
