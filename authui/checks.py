@@ -290,6 +290,14 @@ def oauth_provider_errors(provider: OAuthProvider) -> list[AuthError]:
                     f"endpoint: set {env}ISSUER (or issuer=...), or the endpoints"
                 )
             )
+        if provider.federated_logout and provider.type == "oauth":
+            errors.append(
+                InvalidProvider(
+                    f"Provider {provider.id!r} has federated_logout but no issuer, whose "
+                    f"discovery document names the end_session_endpoint: set {env}ISSUER "
+                    "(or issuer=...)"
+                )
+            )
     if provider.client_auth in _SECRET_METHODS and not provider.client_secret:
         errors.append(
             InvalidProvider(

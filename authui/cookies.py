@@ -37,6 +37,8 @@ CookieKey = Literal[
     "nonce",
     "webauthn_challenge",
     "last_used",
+    "federated",
+    "logout_state",
 ]
 
 
@@ -148,6 +150,8 @@ class CookieTable:
     nonce: CookieOption
     webauthn_challenge: CookieOption
     last_used: CookieOption
+    federated: CookieOption
+    logout_state: CookieOption
 
     def get(self, key: CookieKey) -> CookieOption:
         option: CookieOption = getattr(self, key)
@@ -163,16 +167,24 @@ _BASE_NAMES: dict[CookieKey, str] = {
     "nonce": "authjs.nonce",
     "webauthn_challenge": "authjs.challenge",
     "last_used": "authui.last-used",
+    "federated": "authui.federated",
+    "logout_state": "authui.logout-state",
 }
-"""Auth.js's names, and authui's own ``authui.last-used`` (the provider this browser last
-signed in with, which the sign-in page marks; Auth.js has no such cookie)."""
+"""Auth.js's names, and authui's own: ``authui.last-used`` (the provider this browser last
+signed in with, which the sign-in page marks), ``authui.federated`` (sealed: what signing
+out of a ``federated_logout`` provider needs, kept as long as a session) and
+``authui.logout-state`` (sealed: the ``state`` of that sign-out's round trip through the
+provider). Auth.js has none of them."""
 
 _DEFAULT_MAX_AGE: dict[CookieKey, int] = {
     "pkce_code_verifier": CHECK_MAX_AGE,
     "state": CHECK_MAX_AGE,
     "webauthn_challenge": CHECK_MAX_AGE,
     "last_used": LAST_USED_MAX_AGE,
+    "logout_state": CHECK_MAX_AGE,
 }
+"""Lifetimes set by the table; ``federated`` gets the session's ``max_age`` when it is set
+(unless overridden here)."""
 
 
 def default_cookies(secure: bool) -> CookieTable:

@@ -288,9 +288,16 @@ class AuthUI:
         """
         return _quart_response(await (await _caller()).sign_in(provider, redirect_to, params))
 
-    async def sign_out(self, *, redirect_to: str | None = None) -> Response:
-        """End the session from a view: a redirect response to return."""
-        answer = await (await _caller()).sign_out(redirect_to)
+    async def sign_out(
+        self, *, redirect_to: str | None = None, federated: bool = False
+    ) -> Response:
+        """End the session from a view: a redirect response to return.
+
+        ``federated``: sign out of the OpenID provider too, when the user signed in with
+        one that has ``federated_logout``: the redirect goes to the provider's
+        end_session endpoint, which sends the browser on to ``redirect_to`` afterwards.
+        """
+        answer = await (await _caller()).sign_out(redirect_to, federated=federated)
         g.pop("authui_session", None)
         return _quart_response(answer)
 

@@ -25,7 +25,9 @@ AuthAction = Literal[
     "webauthn-options",
 ]
 AUTH_ACTIONS: frozenset[str] = frozenset(get_args(AuthAction))
-ACTIONS_WITH_PROVIDER = frozenset({"signin", "callback", "webauthn-options"})
+ACTIONS_WITH_PROVIDER = frozenset({"signin", "callback", "webauthn-options", "signout"})
+"""Actions whose path may name a provider (``/signout/<id>``: the return from a federated
+sign-out)."""
 
 
 def is_auth_action(action: str) -> TypeGuard[AuthAction]:

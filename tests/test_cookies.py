@@ -38,6 +38,8 @@ ALL_KEYS: tuple[CookieKey, ...] = (
     "nonce",
     "webauthn_challenge",
     "last_used",
+    "federated",
+    "logout_state",
 )
 
 PLAIN_NAMES: dict[CookieKey, str] = {
@@ -49,6 +51,8 @@ PLAIN_NAMES: dict[CookieKey, str] = {
     "nonce": "authjs.nonce",
     "webauthn_challenge": "authjs.challenge",
     "last_used": "authui.last-used",
+    "federated": "authui.federated",
+    "logout_state": "authui.logout-state",
 }
 
 SECURE_NAMES: dict[CookieKey, str] = {
@@ -60,9 +64,11 @@ SECURE_NAMES: dict[CookieKey, str] = {
     "nonce": "__Secure-authjs.nonce",
     "webauthn_challenge": "__Secure-authjs.challenge",
     "last_used": "__Secure-authui.last-used",
+    "federated": "__Secure-authui.federated",
+    "logout_state": "__Secure-authui.logout-state",
 }
 
-CHECK_COOKIES_WITH_MAX_AGE = {"pkce_code_verifier", "state", "webauthn_challenge"}
+CHECK_COOKIES_WITH_MAX_AGE = {"pkce_code_verifier", "state", "webauthn_challenge", "logout_state"}
 
 SESSION = "authjs.session-token"
 
@@ -97,7 +103,7 @@ def through_the_wire(cookies: Iterable[Cookie]) -> dict[str, str]:
 # -- default table --------------------------------------------------------------------------
 
 
-def test_cookie_table_has_the_seven_auth_js_keys_and_last_used() -> None:
+def test_cookie_table_has_the_seven_auth_js_keys_and_authuis_own() -> None:
     assert tuple(f.name for f in dataclasses.fields(CookieTable)) == ALL_KEYS
 
 

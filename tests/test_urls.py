@@ -93,7 +93,7 @@ def test_other_strings_are_not_actions(action: str) -> None:
 def test_action_sets() -> None:
     """The Auth.js actions plus authui's own pages: ``new-user`` and ``passkeys``."""
     assert set(ACTIONS) == AUTH_ACTIONS
-    assert {"signin", "callback", "webauthn-options"} == ACTIONS_WITH_PROVIDER
+    assert {"signin", "callback", "webauthn-options", "signout"} == ACTIONS_WITH_PROVIDER
 
 
 # -- origin_of ------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ GET: dict[str, Action] = {
     "providers": providers.get,
     "session": session.get,
     "signin": pages.signin,
-    "signout": pages.signout,
+    "signout": signout.get,
     "verify-request": pages.verify_request,
     "webauthn-options": webauthn_options.get,
 }

@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from authui.actions.audit import signed_in
+from authui.actions.federated import remember
 from authui.adapters.base import AdapterUser
 from authui.callbacks import emit, invoke
 from authui.context import Context
@@ -93,7 +94,7 @@ async def finish_sign_in(
         is_new_user=is_new_user,
     )
     signed_in(ctx, user.get("id"))
-    cookies = [*cookies, *last_used(ctx)]
+    cookies = [*cookies, *last_used(ctx), *remember(ctx, account)]
     if is_new_user:
         welcome = ctx.options.config.pages.new_user or ctx.action_url("new-user")
         target = with_query(welcome, {"callbackUrl": ctx.callback_url})

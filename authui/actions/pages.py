@@ -6,6 +6,7 @@ from __future__ import annotations
 from itertools import zip_longest
 from urllib.parse import urlsplit
 
+from authui.actions.federated import signed_in_at
 from authui.actions.views import form_context, provider_view
 from authui.context import Context
 from authui.errors import UnknownAction
@@ -73,11 +74,19 @@ def signin_page(ctx: Context, message: str | None, status: int = 200) -> Interna
 
 
 async def signout(ctx: Context) -> InternalResponse:
+    """``GET /signout``: a redirect to the app's sign-out page, else the built-in page;
+    its form asks to sign out of the provider too (``federated``: the provider's name)
+    when this browser signed in with one that has ``federated_logout``."""
     custom = ctx.options.config.pages.sign_out
     if custom:
         return InternalResponse(redirect=custom)
+    found = signed_in_at(ctx)
     return ctx.options.renderer.page(
-        "signout.html", "Sign Out", action=ctx.action_url("signout"), **form_context(ctx)
+        "signout.html",
+        "Sign Out",
+        action=ctx.action_url("signout"),
+        federated=found.provider.name if found is not None else None,
+        **form_context(ctx),
     )
 
 

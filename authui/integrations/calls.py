@@ -147,9 +147,13 @@ class Caller:
             path = with_query(path, params) if params else path
         return _redirect(await self.call(path, body))
 
-    async def sign_out(self, redirect_to: str | None) -> CoreResponse:
-        """The redirect that ends the session, its cookies cleared."""
+    async def sign_out(self, redirect_to: str | None, *, federated: bool = False) -> CoreResponse:
+        """The redirect that ends the session, its cookies cleared; with ``federated``, on
+        to the provider's end_session endpoint when the browser signed in with a provider
+        that has ``federated_logout`` (see ``authui.actions.federated``)."""
         body = {"callbackUrl": self._callback_url(redirect_to)}
+        if federated:
+            body["federated"] = "1"
         return _redirect(await self.call(self._path("signout"), body))
 
     async def update(self, data: Mapping[str, Any]) -> tuple[dict[str, Any] | None, list[Cookie]]:

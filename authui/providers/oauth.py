@@ -193,6 +193,14 @@ class OAuthProvider(Provider):
             one (preview deployments); defaults to ``AuthConfig.redirect_proxy_url``.
         custom_fetch: Replaces the HTTP client for this provider's requests.
         options: Service-specific settings of a built-in provider, e.g. a tenant.
+        federated_logout: Sign the user out of the provider too (OpenID Connect
+            RP-Initiated Logout 1.0). A sign-in keeps what that needs (the id_token, its
+            ``sid``) in the sealed ``authui.federated`` cookie; a sign-out that asks for
+            it (``federated=1``; the built-in sign-out page does) then sends the browser
+            to the ``end_session_endpoint`` of the provider's discovery document, which
+            comes back to ``<base>/signout/<id>``: register that URL with the provider as
+            a post-logout redirect URI. Off by default, as in Auth.js, whose sign-out
+            ends the app's session only.
     """
 
     type: Literal["oauth", "oidc"] = "oauth"
@@ -214,6 +222,7 @@ class OAuthProvider(Provider):
     redirect_proxy_url: str | None = None
     custom_fetch: CustomFetch | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
+    federated_logout: bool = False
 
 
 _ENDPOINTS = frozenset({"authorization", "token", "userinfo"})

@@ -133,7 +133,8 @@ def providers_from_env(env: Mapping[str, str]) -> list[Provider]:
     Client ids, secrets and issuers come from the environment when ``authui.set_env_defaults``
     runs, as for any provider. The ``oidc`` provider is a public client (``client_auth``
     ``"none"``, with PKCE) when ``AUTH_OIDC_SECRET`` is unset; ``AUTH_OIDC_CLIENT_AUTH``
-    chooses another method (e.g. ``client_secret_post``), ``AUTH_OIDC_NAME`` its label.
+    chooses another method (e.g. ``client_secret_post``), ``AUTH_OIDC_NAME`` its label,
+    and ``AUTH_OIDC_FEDERATED_LOGOUT=true`` turns on ``federated_logout``.
     """
     found = [built_in(pid) for pid in provider_ids() if env.get(provider_env_prefix(pid) + "ID")]
     if env.get("AUTH_OIDC_ID") and env.get("AUTH_OIDC_ISSUER"):
@@ -143,5 +144,7 @@ def providers_from_env(env: Mapping[str, str]) -> list[Provider]:
         if method not in get_args(ClientAuthMethod):
             raise ValueError(f"AUTH_OIDC_CLIENT_AUTH must be one of {get_args(ClientAuthMethod)}")
         name = env.get("AUTH_OIDC_NAME") or "OpenID Connect"
-        found.append(OIDC(id="oidc", name=name, client_auth=method))
+        flag = env.get("AUTH_OIDC_FEDERATED_LOGOUT", "").strip().lower()
+        federated = flag in ("1", "true", "yes", "on")  # authui.env's true words
+        found.append(OIDC(id="oidc", name=name, client_auth=method, federated_logout=federated))
     return found

@@ -63,9 +63,16 @@ async def sign_out(
     *,
     config: ConfigSource | None = None,
     redirect_to: str | None = None,
+    federated: bool = False,
 ) -> Response:
-    """End the session from a view: a redirect response (its cookies cleared) to return."""
-    response = starlette_response(await (await _caller(request, config)).sign_out(redirect_to))
+    """End the session from a view: a redirect response (its cookies cleared) to return.
+
+    ``federated``: sign out of the OpenID provider too, when the user signed in with one
+    that has ``federated_logout``: the redirect goes to the provider's end_session
+    endpoint, which sends the browser on to ``redirect_to`` afterwards.
+    """
+    caller = await _caller(request, config)
+    response = starlette_response(await caller.sign_out(redirect_to, federated=federated))
     here = RequestAuth.of(request.scope)
     if here is not None:
         here.session, here.loaded = None, True

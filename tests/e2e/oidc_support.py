@@ -63,6 +63,10 @@ class Variant:
     session_strategy: Literal["database", "jwt"]
     framework: str = "quart"
     """The demo's integration (a key of ``DEMO_APPS``)."""
+    federated_logout: bool = False
+    """The demo's provider has ``federated_logout`` (``AUTH_OIDC_FEDERATED_LOGOUT``), and the
+    provider's client registers the demo's ``/auth/signout/oidc`` as its post-logout
+    redirect URI."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,11 @@ class OIDCDemo:
     def callback_url(self) -> str:
         return f"{self.url}/auth/callback/{PROVIDER_ID}"
 
+    @property
+    def post_logout_redirect_uri(self) -> str:
+        """Where the provider sends the browser back after a federated sign-out."""
+        return f"{self.url}/auth/signout/{PROVIDER_ID}"
+
 
 def _demo_env(variant: Variant, issuer: str, database: Path, secret: str | None) -> dict[str, str]:
     """The demo's environment: ours, without any ``AUTH_*`` setting of the caller's (which
@@ -98,6 +107,8 @@ def _demo_env(variant: Variant, issuer: str, database: Path, secret: str | None)
         env["AUTH_OIDC_SECRET"] = secret
     if variant.client_auth == "client_secret_post":
         env["AUTH_OIDC_CLIENT_AUTH"] = "client_secret_post"
+    if variant.federated_logout:
+        env["AUTH_OIDC_FEDERATED_LOGOUT"] = "true"
     return env
 
 
@@ -112,7 +123,12 @@ def oidc_demo(variant: Variant) -> Iterator[OIDCDemo]:
         env = _demo_env(variant, provider.issuer, Path(folder) / "demo.db", secret)
         with demo_site(variant.framework, env) as url:
             demo = OIDCDemo(variant, url, provider)
-            registered = client(env["AUTH_OIDC_ID"], demo.callback_url, variant.client_auth, secret)
+            more: dict[str, Any] = {}
+            if variant.federated_logout:
+                more["post_logout_redirect_uris"] = [demo.post_logout_redirect_uri]
+            registered = client(
+                env["AUTH_OIDC_ID"], demo.callback_url, variant.client_auth, secret, **more
+            )
             provider.start([registered], conform_id_token_claims=variant.claims_from_userinfo)
             yield demo
 

@@ -1,0 +1,158 @@
+"""Federated sign-out (OpenID Connect RP-Initiated Logout 1.0) in Chromium against a real
+OpenID provider (npm ``oidc-provider``): the demo signs in through the provider, its
+built-in sign-out page sends the browser to the provider's logout confirmation, and back.
+
+The demo variant here has ``AUTH_OIDC_FEDERATED_LOGOUT=true`` and its client at the
+provider registers ``<demo>/auth/signout/oidc`` as a post-logout redirect URI (see
+``oidc_support``). Both ends are checked: the demo's session is gone, and so is the
+provider's (a new sign-in asks for the login again). The control: the ordinary sign-out,
+which leaves the provider's session, so that the next sign-in goes straight through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+import pytest
+import pytest_asyncio
+
+from tests.e2e.conftest import CSP_REPORTER, DemoWatch, guarded_context
+from tests.e2e.oidc_support import (
+    SIGN_IN_BUTTON,
+    OIDCDemo,
+    OIDCDemos,
+    Variant,
+    back_on_demo,
+    choose_oidc,
+    open_sign_in,
+    watch_demo_pages,
+)
+from tests.e2e.test_oidc_flows import NewPage, assert_signed_out, first_sign_in
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, BrowserContext, Page, Request
+
+FEDERATED = Variant(
+    "federated-basic-idtoken-jwt", "client_secret_basic", False, "jwt", federated_logout=True
+)
+"""A confidential client with JWT sessions, whose provider has ``federated_logout``."""
+PROVIDER_NAME = "OpenID Connect"
+"""The demo's label of its ``oidc`` provider (``AUTH_OIDC_NAME`` unset)."""
+
+
+@pytest.fixture(scope="module")
+def oidc_demos() -> Iterator[OIDCDemos]:
+    demos = OIDCDemos()
+    try:
+        yield demos
+    finally:
+        demos.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def new_page(
+    browser: Browser, offsite_requests: list[str], demo_watch: DemoWatch
+) -> AsyncIterator[NewPage]:
+    """``await new_page(demo)``: a page in a fresh context, guarded to loopback and watched
+    on the demo's pages, as in ``test_oidc_flows``; the provider's error lines are printed."""
+    contexts: list[BrowserContext] = []
+    demos: list[OIDCDemo] = []
+
+    async def make(demo: OIDCDemo, *, javascript: bool = True) -> Page:
+        context = await guarded_context(
+            browser, demo.url, offsite_requests, java_script_enabled=javascript
+        )
+        contexts.append(context)
+        demos.append(demo)
+        await context.add_init_script(CSP_REPORTER)
+        watch_demo_pages(context, demo_watch, demo.url)
+        return await context.new_page()
+
+    yield make
+    problems = await demo_watch.problems()
+    for context in contexts:
+        await context.close()
+    for demo in dict.fromkeys(demos):
+        for line in demo.provider.errors():
+            print(f"[{demo.variant.id}] {line}")
+    if offsite_requests:
+        problems.append("the browser tried to leave loopback: " + ", ".join(offsite_requests))
+    if problems:
+        pytest.fail("\n".join(problems))
+
+
+def requests_to(page: Page, prefix: str) -> list[tuple[str, str, dict[str, str]]]:
+    """The requests of ``page`` to URLs starting with ``prefix``: (method, path, query), in
+    order, as they are sent."""
+    seen: list[tuple[str, str, dict[str, str]]] = []
+
+    def on_request(request: Request) -> None:
+        if request.url.startswith(prefix):
+            parts = urlsplit(request.url)
+            seen.append((request.method, parts.path, dict(parse_qsl(parts.query))))
+
+    page.on("request", on_request)
+    return seen
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["htmx", "no-javascript"])
+async def test_signing_out_of_the_provider_too(
+    oidc_demos: OIDCDemos, new_page: NewPage, javascript: bool
+) -> None:
+    demo = oidc_demos.get(FEDERATED)
+    page = await new_page(demo, javascript=javascript)
+    login = "fedora" if javascript else "fedoranojs"
+    assert (await first_sign_in(page, demo, login))["email"] == f"{login}@example.com"
+
+    # The built-in sign-out page says where else the user is signed out, and posts it.
+    await page.goto(f"{demo.url}/auth/signout?{urlencode({'callbackUrl': '/'})}")
+    to_demo = requests_to(page, f"{demo.url}/auth/signout")
+    to_provider = requests_to(page, f"{demo.issuer}/session/end")
+    text = " ".join((await page.inner_text("body")).split())
+    assert f"You will also be signed out of {PROVIDER_NAME}." in text
+    await page.get_by_role("button", name="Sign out").click()
+
+    # The provider asks to confirm; the browser comes back through the demo's return.
+    await page.wait_for_url(f"{demo.issuer}/session/end**")
+    await page.get_by_role("button", name="Yes, sign me out").click()
+    assert await back_on_demo(page, demo) == f"{demo.url}/"
+    [ending, *_] = to_provider
+    assert ending[:2] == ("GET", "/session/end")
+    sent = ending[2]
+    assert set(sent) == {"id_token_hint", "client_id", "post_logout_redirect_uri", "state"}
+    assert sent["client_id"] == f"authui-demo-{FEDERATED.id}"
+    assert sent["post_logout_redirect_uri"] == demo.post_logout_redirect_uri
+    assert to_demo == [
+        ("POST", "/auth/signout", {}),
+        ("GET", "/auth/signout/oidc", {"state": sent["state"]}),
+    ]
+
+    # Signed out of the demo, and of the provider: a new sign-in asks for the login.
+    await assert_signed_out(page, demo)
+    await open_sign_in(page, demo)
+    await choose_oidc(page, demo)  # waits for the provider's login page
+    assert demo.provider.errors() == []
+
+
+async def test_an_ordinary_sign_out_leaves_the_provider_signed_in(
+    oidc_demos: OIDCDemos, new_page: NewPage
+) -> None:
+    """The control: the demo's own "Sign out" button does not ask for the federated
+    sign-out, so the provider's session stays and the next sign-in needs no login."""
+    demo = oidc_demos.get(FEDERATED)
+    page = await new_page(demo)
+    await first_sign_in(page, demo, "stayer")
+
+    await page.get_by_role("button", name="Sign out").click()
+    await page.wait_for_url(f"{demo.url}/")
+    await assert_signed_out(page, demo)
+
+    await open_sign_in(page, demo)
+    to_provider = requests_to(page, f"{demo.issuer}/")
+    await page.get_by_role("button", name=SIGN_IN_BUTTON).click()
+    await page.wait_for_url(f"{demo.url}/profile")  # no login page, no consent page
+    assert ("GET", "/auth") in [(method, path) for method, path, _ in to_provider]
+    signed_in_as = page.locator("#signed-in-as")
+    assert await signed_in_as.text_content() == "Signed in as Stayer"
