@@ -328,6 +328,14 @@ class TooManyAttempts(SignInError):
         self.retry_after = max(1, retry_after)
 
 
+class RefreshTokenError(AuthError):
+    """A linked account's access token expired and could not be refreshed: no refresh
+    token, the provider refused it (revoked, expired, spent), or another refresh of the
+    account did not finish in time. The user has to sign in with the provider again."""
+
+    type = "RefreshTokenError"
+
+
 class ServiceUnavailable(AuthError):
     """A service authui depends on (the database, the mail service) is unreachable: an
     outage, not a configuration error. Answered with 503 and ``Retry-After``."""

@@ -12,6 +12,7 @@ from authui.hosts import DEFAULT_PORTS, host_rules, origin, request_origin, spli
 from authui.proxies import public_url
 
 AuthAction = Literal[
+    "backchannel-logout",
     "callback",
     "csrf",
     "error",
@@ -25,9 +26,11 @@ AuthAction = Literal[
     "webauthn-options",
 ]
 AUTH_ACTIONS: frozenset[str] = frozenset(get_args(AuthAction))
-ACTIONS_WITH_PROVIDER = frozenset({"signin", "callback", "webauthn-options", "signout"})
+ACTIONS_WITH_PROVIDER = frozenset(
+    {"signin", "callback", "webauthn-options", "signout", "backchannel-logout"}
+)
 """Actions whose path may name a provider (``/signout/<id>``: the return from a federated
-sign-out)."""
+sign-out; ``/backchannel-logout/<id>``: a provider's logout notice)."""
 
 
 def is_auth_action(action: str) -> TypeGuard[AuthAction]:

@@ -25,6 +25,7 @@ from authui.urls import (
 BASE = "https://app.example.com"
 
 ACTIONS = [
+    "backchannel-logout",
     "callback",
     "csrf",
     "error",
@@ -91,9 +92,16 @@ def test_other_strings_are_not_actions(action: str) -> None:
 
 
 def test_action_sets() -> None:
-    """The Auth.js actions plus authui's own pages: ``new-user`` and ``passkeys``."""
+    """The Auth.js actions plus authui's own: the ``new-user`` and ``passkeys`` pages and
+    the provider's ``backchannel-logout`` notice."""
     assert set(ACTIONS) == AUTH_ACTIONS
-    assert {"signin", "callback", "webauthn-options", "signout"} == ACTIONS_WITH_PROVIDER
+    assert {
+        "signin",
+        "callback",
+        "webauthn-options",
+        "signout",
+        "backchannel-logout",
+    } == ACTIONS_WITH_PROVIDER
 
 
 # -- origin_of ------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from authui.actions import (
+    backchannel_logout,
     callback,
     csrf_token,
     new_user,
@@ -38,6 +39,7 @@ GET: dict[str, Action] = {
 }
 
 POST: dict[str, Action] = {
+    "backchannel-logout": backchannel_logout.post,
     "callback": callback.post,
     "new-user": new_user.post,
     "session": session.post,

@@ -19,16 +19,23 @@ Beyond Auth.js's interface, authui knows more optional methods (see ``Adapter``)
 ``increment_rate_limit`` and ``reset_rate_limit`` count events in fixed time windows for
 limits shared by every process of an app (``RateLimitWindow`` is the window arithmetic
 the adapters share); ``create_challenge`` and ``use_challenge`` keep WebAuthn challenges
-(``Challenge``) on the server, so that each is accepted once.
+(``Challenge``) on the server, so that each is accepted once; ``update_account`` stores an
+account's refreshed OAuth tokens (``account_changes`` checks the fields); ``claim_lease``
+and ``release_lease`` let one process of many do a thing at a time (one token refresh per
+account; ``lease_seconds`` and ``new_lease_holder`` are shared); ``delete_user_sessions``
+ends every database session of a user (back-channel logout). ``OPTIONAL_METHODS`` names
+every optional method.
 """
 
 from __future__ import annotations
 
+import secrets
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from types import TracebackType
-from typing import Any, Literal, Protocol, Self, TypedDict
+from typing import Any, Literal, Protocol, Self, TypedDict, get_args
 
 from authui.adapters.outages import adapter_failure
 from authui.errors import MissingAdapter, MissingAdapterMethods
@@ -171,6 +178,39 @@ class Adapter(Protocol):
     one gets it and the others ``None``; an unknown or used key gives ``None``. A
     challenge past its ``expires`` may still be returned (the caller checks ``expires``),
     but expired challenges are removed in time: the store does not grow without bound.
+
+    ``update_account(provider, provider_account_id, changes) -> AdapterAccount | None``
+    sets fields of the account ``provider_account_id`` at ``provider`` (the OAuth tokens a
+    refresh brings: ``access_token``, ``refresh_token``, ``expires_at``, ``id_token``,
+    ``scope``, ``token_type``, ``session_state``; also ``type``) to the values in
+    ``changes`` (``None`` empties a field), leaves its other fields as they are, and returns
+    the account as stored after the change; ``None`` when there is no such account (and
+    nothing is written). Only the columns Auth.js's accounts table has are written. A name
+    that is not such a field, or one of the fields that identify the account (``user_id``,
+    ``provider``, ``provider_account_id``), raises ``ValueError``, and a value of the wrong
+    type ``TypeError``, before anything is written (``account_changes`` checks both). Empty
+    ``changes`` return the account unchanged.
+
+    ``claim_lease(key, seconds) -> str | None`` takes the lease named ``key`` for
+    ``seconds`` (a positive integer, ``ValueError`` otherwise; see ``lease_seconds``) when
+    nobody holds it or its holder's time has run out, and returns a new random holder token
+    (``new_lease_holder``); while another holds it, ``None``. It is atomic: of ``N``
+    concurrent calls for a free key, in one process or many, exactly one gets a token.
+    Leases of different keys are independent, and leases that have run out are removed in
+    time (the store does not grow without bound). authui refreshes an account's OAuth
+    tokens under a lease, so that concurrent refreshes in any number of processes make one
+    call to the provider (which may rotate the refresh token).
+
+    ``release_lease(key, holder) -> None`` goes with it: it ends the lease ``key`` if
+    ``holder`` (a token ``claim_lease`` returned) still holds it, so that the next
+    ``claim_lease`` of ``key`` gets it at once. A holder whose time ran out, and whose lease
+    another has claimed since, releases nothing: the other keeps it. Releasing a lease
+    nobody holds is no error.
+
+    ``delete_user_sessions(user_id) -> int`` deletes every database session of the user and
+    returns how many it deleted (``0`` for a user without any, or an unknown user); other
+    users' sessions stay. authui calls it for an OpenID back-channel logout. A store that
+    drops expired sessions by itself (Redis) counts only those that had not expired.
     """
 
     async def create_user(self, user: AdapterUser) -> AdapterUser: ...
@@ -262,6 +302,88 @@ class RateLimitWindow:
         return (self.number + 1) * self.seconds
 
 
+ACCOUNT_TOKEN_FIELDS = (
+    "access_token",
+    "refresh_token",
+    "expires_at",
+    "id_token",
+    "scope",
+    "token_type",
+    "session_state",
+)
+"""The OAuth token fields of ``AdapterAccount``, which a token refresh changes."""
+
+_ACCOUNT_IDENTITY = frozenset({"user_id", "provider", "provider_account_id"})
+_ACCOUNT_TYPES: tuple[object, ...] = get_args(AccountType)
+
+
+def account_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
+    """``changes`` for ``update_account``, checked: a ``dict`` of the ``AdapterAccount``
+    fields that may change (``type`` and ``ACCOUNT_TOKEN_FIELDS``), each to a value of its
+    type or ``None``, except ``type``, which is one of ``AccountType``.
+
+    Raises:
+        ValueError: A name is not a field of accounts, or is one that identifies the
+            account (``user_id``, ``provider``, ``provider_account_id``).
+        TypeError: A value is not of the field's type (``expires_at``: an ``int``;
+            the others: a ``str``).
+    """
+    checked = dict(changes)
+    identity = sorted(_ACCOUNT_IDENTITY & checked.keys())
+    if identity:
+        raise ValueError(f"update_account cannot change {identity}: they identify the account")
+    unknown = sorted(set(checked) - {"type", *ACCOUNT_TOKEN_FIELDS}, key=str)
+    if unknown:
+        raise ValueError(f"update_account: accounts have no field(s) {unknown}")
+    for name, value in checked.items():
+        if name == "type":
+            if value not in _ACCOUNT_TYPES:
+                raise TypeError(f"update_account: type must be one of {_ACCOUNT_TYPES}")
+        elif value is None:
+            continue
+        elif name == "expires_at":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"update_account: expires_at must be an int, not {value!r}")
+        elif not isinstance(value, str):
+            raise TypeError(f"update_account: {name} must be a str, not {type(value).__name__}")
+    return checked
+
+
+def lease_seconds(seconds: int) -> int:
+    """``seconds`` for ``claim_lease``, checked.
+
+    Raises:
+        ValueError: ``seconds`` is not a positive integer.
+    """
+    if isinstance(seconds, bool) or not isinstance(seconds, int) or seconds < 1:
+        raise ValueError(f"lease seconds must be a positive integer, not {seconds!r}")
+    return seconds
+
+
+def new_lease_holder() -> str:
+    """A new holder token for ``claim_lease``: 32 random URL-safe characters (192 bits),
+    so that no two claims, in any process, ever share one."""
+    return secrets.token_urlsafe(24)
+
+
+OPTIONAL_METHODS: Mapping[str, str] = {
+    "create_user_and_session": "a new user and its first database session, both or neither",
+    "create_user_and_account": "a new OAuth user and its first account, both or neither",
+    "increment_rate_limit": "the limits on sign-in emails, shared by every process",
+    "reset_rate_limit": "starting the limits on sign-in emails again after a sign-in",
+    "create_challenge": "single-use passkey challenges",
+    "use_challenge": "single-use passkey challenges",
+    "update_account": "storing an account's refreshed OAuth tokens (get_access_token)",
+    "claim_lease": "one token refresh at a time per account, in every process",
+    "release_lease": "one token refresh at a time per account, in every process",
+    "delete_user_sessions": "back-channel logout with database sessions",
+}
+"""The methods beyond Auth.js's interface (documented on ``Adapter``) and what uses each.
+An adapter may lack any of them and still start: callers ask ``AdapterCalls.has`` first
+(the features that cannot do without one, as passkeys without ``create_challenge``, say so
+at start-up in ``authui.checks``)."""
+
+
 class AdapterCalls:
     """How authui calls an adapter: a missing method is a clear ``MissingAdapterMethods``
     naming it and what needs it; a failing one is re-raised as ``ServiceUnavailable`` when
@@ -276,7 +398,8 @@ class AdapterCalls:
         self._debug = bool(getattr(logger, "debug_enabled", True))
 
     def has(self, method: str) -> bool:
-        """Whether the adapter implements ``method``."""
+        """Whether the adapter implements ``method``: ask before calling one of the
+        ``OPTIONAL_METHODS``, which an adapter may lack."""
         return callable(getattr(self._adapter, method, None))
 
     async def call(self, method: str, needed_for: str, *args: Any) -> Any:

@@ -3,14 +3,19 @@
 Nothing survives a restart and nothing is shared between processes; use the SQL or Redis
 adapter for anything else. Each method body runs without awaiting, so on one event loop
 every call is atomic (``use_verification_token`` and ``use_challenge`` hand a token or a
-challenge out exactly once, and ``increment_rate_limit`` counts every event once).
+challenge out exactly once, ``increment_rate_limit`` counts every event once, and
+``claim_lease`` gives a free lease to one caller). Leases run by the process's monotonic
+clock.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import heapq
+import time
+from collections.abc import Mapping
 from datetime import UTC, datetime
+from typing import Any
 
 from authui.adapters.base import (
     AdapterAccount,
@@ -21,12 +26,15 @@ from authui.adapters.base import (
     RateLimitWindow,
     UserChanges,
     VerificationToken,
+    account_changes,
+    lease_seconds,
+    new_lease_holder,
 )
 
 
 class MemoryAdapter:
-    """Every adapter method, and authui's extensions (rate limits, challenges), over
-    dictionaries."""
+    """Every adapter method, and authui's extensions (rate limits, challenges, account
+    updates, leases, deleting a user's sessions), over dictionaries."""
 
     def __init__(self) -> None:
         self.users: dict[str, AdapterUser] = {}
@@ -42,6 +50,10 @@ class MemoryAdapter:
         self.challenges: dict[str, Challenge] = {}
         # (when it expires, its key), soonest first: what to drop when.
         self._challenge_ends: list[tuple[datetime, str]] = []
+        #: ``key`` -> (its holder's token, when it runs out by ``time.monotonic()``).
+        self.leases: dict[str, tuple[str, float]] = {}
+        # (when it runs out, its key), soonest first: what to drop when.
+        self._lease_ends: list[tuple[float, str]] = []
 
     async def create_user(self, user: AdapterUser) -> AdapterUser:
         self._check_new(user)
@@ -113,6 +125,20 @@ class MemoryAdapter:
     async def get_account(self, provider_account_id: str, provider: str) -> AdapterAccount | None:
         return self.accounts.get((provider, provider_account_id))
 
+    async def update_account(
+        self, provider: str, provider_account_id: str, changes: Mapping[str, Any]
+    ) -> AdapterAccount | None:
+        """authui extension: set the account's fields in ``changes`` (its OAuth tokens) and
+        return it; ``None`` if there is no such account. ``ValueError`` for a field that
+        accounts don't have or that identifies the account (``account_changes``)."""
+        fields = account_changes(changes)
+        key = (provider, provider_account_id)
+        account = self.accounts.get(key)
+        if account is None:
+            return None
+        self.accounts[key] = dataclasses.replace(account, **fields)
+        return self.accounts[key]
+
     async def create_session(self, session: AdapterSession) -> AdapterSession:
         self.sessions[session.session_token] = session
         return session
@@ -133,6 +159,13 @@ class MemoryAdapter:
 
     async def delete_session(self, session_token: str) -> AdapterSession | None:
         return self.sessions.pop(session_token, None)
+
+    async def delete_user_sessions(self, user_id: str) -> int:
+        """authui extension: delete every session of the user; how many there were."""
+        tokens = [token for token, s in self.sessions.items() if s.user_id == user_id]
+        for token in tokens:
+            del self.sessions[token]
+        return len(tokens)
 
     async def create_verification_token(self, token: VerificationToken) -> VerificationToken:
         self.tokens[(token.identifier, token.token)] = token
@@ -196,3 +229,28 @@ class MemoryAdapter:
     async def use_challenge(self, key: str) -> Challenge | None:
         """authui extension: delete the challenge stored under ``key`` and return it."""
         return self.challenges.pop(key, None)
+
+    async def claim_lease(self, key: str, seconds: int) -> str | None:
+        """authui extension: take the lease ``key`` for ``seconds`` if nobody holds it or
+        its holder's time has run out, and return the new holder's token; else ``None``.
+        The leases that have run out are dropped first."""
+        lease_seconds(seconds)
+        now, ends = time.monotonic(), self._lease_ends
+        while ends and ends[0][0] <= now:
+            _, ended = heapq.heappop(ends)
+            stored = self.leases.get(ended)
+            if stored is not None and stored[1] <= now:  # not a newer lease of that key
+                del self.leases[ended]
+        held = self.leases.get(key)
+        if held is not None and held[1] > now:
+            return None
+        holder, until = new_lease_holder(), now + seconds
+        self.leases[key] = (holder, until)
+        heapq.heappush(ends, (until, key))
+        return holder
+
+    async def release_lease(self, key: str, holder: str) -> None:
+        """authui extension: end the lease ``key`` if ``holder`` still holds it."""
+        stored = self.leases.get(key)
+        if stored is not None and stored[0] == holder:
+            del self.leases[key]

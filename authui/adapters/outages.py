@@ -21,7 +21,7 @@ the adapter method.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from authui.errors import AdapterError, AuthError, ServiceUnavailable
@@ -144,7 +144,7 @@ def _strings(value: Any) -> Iterator[str]:
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         for item in dataclasses.fields(value):
             yield from _strings(getattr(value, item.name))
-    elif isinstance(value, dict):
+    elif isinstance(value, Mapping):  # update_account's changes: tokens
         for item in value.values():
             yield from _strings(item)
     elif isinstance(value, list | tuple | set | frozenset):

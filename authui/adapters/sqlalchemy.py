@@ -2,9 +2,10 @@
 
 Install with ``pip install "authui[sqlalchemy]"`` (SQLite), ``"authui[postgresql]"`` or
 ``"authui[mysql]"``. By default it uses the Auth.js SQL schema, so an Auth.js app and an
-authui app can share one database (authui adds two tables of its own: ``rate_limits``, the
-counts of the limits on sign-in, and ``authui_challenges``, the single-use passkey
-challenges)::
+authui app can share one database (authui adds three tables of its own: ``rate_limits``,
+the counts of the limits on sign-in, ``authui_challenges``, the single-use passkey
+challenges, and ``authui_leases``, which let one process at a time refresh an account's
+OAuth tokens)::
 
     from authui.adapters.sqlalchemy import SQLAlchemyAdapter
 

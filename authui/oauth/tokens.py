@@ -55,10 +55,33 @@ async def exchange_code(
         TokenError: The answer is not a valid token response.
         AuthError: The client cannot authenticate as configured.
     """
-    token_url = found.token or ""
     form = {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri}
     if code_verifier is not None:
         form["code_verifier"] = code_verifier
+    return await _token_request(provider, found, form)
+
+
+async def refresh(provider: OAuthProvider, found: Endpoints, refresh_token: str) -> TokenSet:
+    """Trade a refresh token for new tokens (RFC 6749 §6), the client authenticated as the
+    provider says; the normalised token set. A provider that rotates refresh tokens sends
+    a new one, and the old one is spent.
+
+    Raises:
+        ProviderHTTPError: The token endpoint answered with an error (``invalid_grant``: the
+            refresh token was revoked, has expired, or was spent already).
+        TokenError: The answer is not a valid token response.
+        AuthError: The client cannot authenticate as configured.
+    """
+    form = {"grant_type": "refresh_token", "refresh_token": refresh_token}
+    return await _token_request(provider, found, form)
+
+
+async def _token_request(
+    provider: OAuthProvider, found: Endpoints, form: dict[str, str]
+) -> TokenSet:
+    """POST ``form`` to the token endpoint with the client's credentials; the normalised
+    answer."""
+    token_url = found.token or ""
     headers = {
         "Accept": "application/json",
         "Content-Type": "application/x-www-form-urlencoded;charset=UTF-8",

@@ -13,7 +13,9 @@ Tasks:
   ``AuthConfig(adapter="sqlite+aiosqlite:///…")`` makes one), then ``get_user``;
 - ``create-all``: ``create_all()``, then ``get_user``;
 - ``use-challenges``: ``use_challenge`` of every key in ``keys`` at once; the answer is
-  the keys this process got.
+  the keys this process got;
+- ``claim-leases``: ``claim_lease`` of every key in ``keys``, ``claims`` times each, all at
+  once; the answer is ``[key, holder]`` for each lease this process got.
 """
 
 from __future__ import annotations
@@ -55,6 +57,10 @@ async def run(adapter: Any, spec: dict[str, Any]) -> Any:
         if task == "use-challenges":
             found = await asyncio.gather(*(store.use_challenge(key) for key in spec["keys"]))
             return [challenge.key for challenge in found if challenge is not None]
+        if task == "claim-leases":
+            keys = [key for key in spec["keys"] for _ in range(spec["claims"])]
+            holders = await asyncio.gather(*(store.claim_lease(key, 60) for key in keys))
+            return [[key, holder] for key, holder in zip(keys, holders, strict=True) if holder]
         if task == "create-all":
             await store.create_all()
         return await store.get_user("nobody")

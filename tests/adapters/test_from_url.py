@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from authui.adapters.base import AdapterSession, AdapterUser
 from authui.adapters.from_url import TablesOnFirstUse, adapter_from_url
 from authui.adapters.sql.migrations import LATEST_VERSION, SchemaMigrator
 from authui.adapters.sqlalchemy import SQLAlchemyAdapter
@@ -54,6 +56,37 @@ async def test_an_embedded_database_from_before_rate_limits_is_upgraded_on_first
     wrapped = adapter_from_url(url)
     assert isinstance(wrapped, TablesOnFirstUse)
     assert [await wrapped.increment_rate_limit("k", 60) for _ in range(2)] == [1, 2]
+    status = await SchemaMigrator(wrapped.adapter).status()
+    assert (status.version, status.pending) == (LATEST_VERSION, ())
+    await wrapped.close()
+
+
+@pytest.mark.parametrize("made_by", ["init", "create_all"])
+async def test_an_embedded_database_of_the_previous_version_gets_leases_on_first_use(
+    tmp_path: Path, made_by: str
+) -> None:
+    """A SQLite file at version 4, or made unversioned by the previous version's
+    ``create_all`` (every table but ``authui_leases``), with a session in it: the first
+    call adds ``authui_leases`` (adopting the unversioned one) and the session stays."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'auth.db'}"
+    async with SQLAlchemyAdapter(url) as adapter:
+        if made_by == "init":
+            await SchemaMigrator(adapter).init(target=4)
+        else:
+            await adapter.create_all()
+            async with adapter.engine.begin() as conn:
+                await conn.run_sync(adapter.tables.leases.drop)
+        user = await adapter.create_user(AdapterUser(id="u1", email="ada@example.com"))
+        expires = datetime.now(UTC) + timedelta(days=1)
+        await adapter.create_session(
+            AdapterSession(session_token="s", user_id="u1", expires=expires)
+        )
+    wrapped = embedded(url)
+    assert await wrapped.claim_lease("k", 60) is not None
+    assert await wrapped.claim_lease("k", 60) is None
+    found = await wrapped.get_session_and_user("s")
+    assert found is not None
+    assert found[1] == user
     status = await SchemaMigrator(wrapped.adapter).status()
     assert (status.version, status.pending) == (LATEST_VERSION, ())
     await wrapped.close()

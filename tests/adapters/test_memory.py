@@ -8,6 +8,7 @@ import inspect
 import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
@@ -435,3 +436,31 @@ async def test_expired_challenges_are_dropped_when_one_is_created() -> None:
     await adapter.create_challenge(current)
     assert adapter.challenges == {current.key: current}
     assert await adapter.use_challenge(expired.key) is None
+
+
+# -- leases ----------------------------------------------------------------------------
+
+
+async def test_leases_that_ran_out_are_dropped_when_one_is_claimed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Leases run by the process's monotonic clock (here a stand-in for this module's
+    ``time``), and the adapter keeps those that have not run out."""
+    clock = [1000.0]
+    monkeypatch.setattr("authui.adapters.memory.time", SimpleNamespace(monotonic=lambda: clock[0]))
+    adapter = MemoryAdapter()
+    first = await adapter.claim_lease("a", 10)
+    released = await adapter.claim_lease("b", 10)
+    assert first is not None
+    assert released is not None
+    await adapter.release_lease("b", released)
+    assert await adapter.claim_lease("b", 60) is not None  # a newer lease of b
+    clock[0] += 10  # a's lease, and b's released one, end now
+    assert await adapter.claim_lease("a", 10) is not None
+    assert await adapter.claim_lease("c", 10) is not None
+    assert sorted(adapter.leases) == ["a", "b", "c"]
+    assert adapter.leases["b"][1] == 1060
+    clock[0] += 60
+    assert await adapter.claim_lease("d", 1) is not None
+    assert sorted(adapter.leases) == ["d"]
+    assert len(adapter._lease_ends) == 1

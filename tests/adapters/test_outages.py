@@ -478,6 +478,7 @@ async def test_the_message_leaves_out_what_the_driver_quotes(mariadb_url: str) -
         authenticators=own("authenticators"),
         rate_limits=own("rate_limits"),
         challenges=own("challenges"),
+        leases=own("leases"),
     )
     token = "mariadb-duplicate-" + uuid.uuid4().hex
     async with SQLAlchemyAdapter(mariadb_url, naming=naming) as adapter:

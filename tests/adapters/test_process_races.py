@@ -8,6 +8,9 @@ them start their task at the same moment.
   version is recorded once.
 - Single-use challenges: two processes race ``use_challenge`` for the same keys (on
   PostgreSQL, MariaDB, a SQLite file and Redis): each key goes to exactly one of them.
+- Leases: two processes make 20 concurrent ``claim_lease`` calls for each of a few keys
+  (10 each), on new keys and again once their leases have run out: each lease goes to
+  exactly one call.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from typing import Any
 
 import pytest
 from redis.asyncio import Redis
-from sqlalchemy import inspect, select
+from sqlalchemy import inspect, select, update
 from sqlalchemy.engine import make_url
 
 from authui.adapters.base import Challenge
@@ -211,3 +214,47 @@ def test_two_processes_racing_for_challenges_get_each_one_once(
     first, second = race(challenge_store, "use-challenges", 2, tmp_path, keys=keys)
     assert set(first) & set(second) == set(), "a challenge was used twice"
     assert sorted(first + second) == sorted(keys), "a challenge was used by neither process"
+
+
+# Leases -------------------------------------------------------------------------------
+
+CLAIMS_PER_PROCESS = 10
+
+
+def lease_adapter(store: Store) -> RedisAdapter | SQLAlchemyAdapter:
+    return RedisAdapter(store.url, prefix=store.prefix) if store.prefix else store.sql_adapter()
+
+
+async def leases_that_ran_out(store: Store, keys: list[str]) -> list[str]:
+    """Claim the leases of ``keys``, then make them run out, as if their time had passed;
+    their old holders."""
+    async with lease_adapter(store) as adapter:
+        holders = [await adapter.claim_lease(key, 60) for key in keys]
+        if isinstance(adapter, RedisAdapter):
+            for key in keys:
+                assert await adapter.redis.pexpire(adapter.lease_key(key), 1)
+        else:
+            leases = adapter.tables.leases
+            past = datetime.now(UTC) - timedelta(seconds=1)
+            async with adapter.engine.begin() as conn:
+                ran_out = update(leases).where(leases.c.key.in_(keys)).values(expires=past)
+                await conn.execute(ran_out)
+    assert all(holders)
+    return [holder for holder in holders if holder]
+
+
+def test_two_processes_claiming_a_lease_at_once_give_it_to_one(
+    challenge_store: Store, tmp_path: Path
+) -> None:
+    """20 concurrent claims of each key, 10 from each of two processes: one holder per
+    key, for new keys and for keys whose lease has run out."""
+    new = [f"refresh:github:new-{secrets.token_hex(8)}" for _ in range(2)]
+    old = [f"refresh:github:old-{secrets.token_hex(8)}" for _ in range(2)]
+    old_holders = run_isolated(lambda: leases_that_ran_out(challenge_store, old))
+    spec = {"keys": new + old, "claims": CLAIMS_PER_PROCESS}
+    first, second = race(challenge_store, "claim-leases", 2, tmp_path, **spec)
+    claimed = first + second
+    assert sorted(key for key, _ in claimed) == sorted(new + old), "not one holder per key"
+    holders = {holder for _, holder in claimed}
+    assert len(holders) == len(new + old)
+    assert not holders & set(old_holders)

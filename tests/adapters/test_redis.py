@@ -384,6 +384,7 @@ async def test_key_layout(redis_client: Redis, rate_limit_clock: RateLimitClock)
         await adapter.increment_rate_limit("email:client:2001:db8::1", 3600)
         challenge = Challenge("5e" * 32, in_(timedelta(minutes=5)))
         await adapter.create_challenge(challenge)
+        holder = await adapter.claim_lease("refresh:github:1", 60)
 
         pai, cid = account.provider_account_id, authenticator.credential_id
         expected = {
@@ -398,6 +399,7 @@ async def test_key_layout(redis_client: Redis, rate_limit_clock: RateLimitClock)
             f"user-authenticators:{user.id}": "list",
             "rate-limits:email:client:2001:db8::1": "hash",
             f"challenge:{challenge.key}": "string",
+            "lease:refresh:github:1": "string",
         }
         assert await keys_under(redis_client, prefix) == set(expected)
         for key, kind in expected.items():
@@ -424,6 +426,7 @@ async def test_key_layout(redis_client: Redis, rate_limit_clock: RateLimitClock)
         assert stored == {"key": challenge.key, "expires": challenge.expires.isoformat()}
         counts = await redis_client.hgetall(prefix + "rate-limits:email:client:2001:db8::1")
         assert counts == {b"window:3600": b"277", b"count:3600": b"1"}  # 1_000_000 // 3600
+        assert await redis_client.get(prefix + "lease:refresh:github:1") == str(holder).encode()
     finally:
         await delete_prefixed(redis_client, prefix)
 
@@ -479,6 +482,67 @@ async def test_challenges_expire_at_expires(adapter: RedisAdapter, redis_client:
     assert await keys_under(redis_client, adapter.prefix) == {f"challenge:{challenge.key}"}
     assert await adapter.use_challenge(challenge.key) == challenge
     assert await keys_under(redis_client, adapter.prefix) == set()
+
+
+async def test_a_lease_is_a_key_that_redis_drops_when_it_runs_out(
+    adapter: RedisAdapter, redis_client: Redis
+) -> None:
+    """``SET … NX PX``: the key holds the holder's token and lives for the lease's
+    seconds; releasing deletes it, but only for its holder."""
+    key = adapter.lease_key("k")
+    assert key == f"{adapter.prefix}lease:k"
+    holder = await adapter.claim_lease("k", 90)
+    assert holder is not None
+    assert await redis_client.get(key) == holder.encode()
+    assert 89_000 < await redis_client.pttl(key) <= 90_000
+    await adapter.release_lease("k", "another")
+    assert await redis_client.get(key) == holder.encode()
+    await adapter.release_lease("k", holder)
+    assert await keys_under(redis_client, adapter.prefix) == set()
+
+
+async def test_delete_user_sessions_empties_the_users_index(
+    adapter: RedisAdapter, redis_client: Redis
+) -> None:
+    """The user's sessions and index go; a token in the index whose session has expired
+    (Redis dropped it) is not counted; other users' keys stay."""
+    ada, bob = await adapter.create_user(make_user()), await adapter.create_user(make_user())
+    for user, token in ((ada, "ada-1"), (ada, "ada-2"), (bob, "bob-1")):
+        await adapter.create_session(
+            AdapterSession(session_token=token, user_id=user.id, expires=in_(timedelta(days=1)))
+        )
+    await redis_client.zadd(adapter.user_sessions_key(ada.id), {"gone": 4_000_000_000_000})
+    assert await adapter.delete_user_sessions(ada.id) == 2
+    assert await keys_under(redis_client, adapter.prefix) == {
+        f"user:{ada.id}",
+        f"user-by-email:{ada.email}",
+        f"user:{bob.id}",
+        f"user-by-email:{bob.email}",
+        "session:bob-1",
+        f"user-sessions:{bob.id}",
+    }
+    assert await adapter.delete_user_sessions(ada.id) == 0
+
+
+async def test_concurrent_sessions_and_logout_keep_the_index_whole(adapter: RedisAdapter) -> None:
+    """Sessions created while ``delete_user_sessions`` runs are either deleted by it (and
+    counted) or stay findable through the index, for the next one."""
+    user = await adapter.create_user(make_user())
+    expires = in_(timedelta(days=1))
+
+    async def create(n: int) -> None:
+        session = AdapterSession(session_token=f"s-{n}", user_id=user.id, expires=expires)
+        await adapter.create_session(session)
+
+    results = await asyncio.gather(
+        *(create(n) for n in range(20)),
+        adapter.delete_user_sessions(user.id),
+        *(create(n) for n in range(20, 40)),
+    )
+    deleted = sum(result for result in results if isinstance(result, int))
+    assert deleted + await adapter.delete_user_sessions(user.id) == 40
+    for n in range(40):
+        assert await adapter.get_session_and_user(f"s-{n}") is None
 
 
 async def test_colons_in_key_parts_cannot_collide(adapter: RedisAdapter) -> None:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from sqlalchemy import delete, func, inspect, select, text
+from sqlalchemy import delete, func, inspect, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import AsyncAdaptedQueuePool
@@ -507,6 +507,36 @@ async def test_integer_ids(authjs_adapter: SQLAlchemyAdapter) -> None:
         await adapter.update_user("abc", {"name": "x"})
 
 
+async def test_token_updates_and_logout_in_authjs_tables(authjs_adapter: SQLAlchemyAdapter) -> None:
+    """``update_account`` writes Auth.js's own ``accounts`` columns, and
+    ``delete_user_sessions`` finds sessions by integer user ids (a non-number finds none)."""
+    adapter = authjs_adapter
+    user = await adapter.create_user(make_user(id="ignored"))
+    other = await adapter.create_user(make_user(id="ignored"))
+    account = await adapter.link_account(make_account(user.id, refresh_token="rt-1"))
+    changes: dict[str, Any] = {
+        "access_token": "at-2",
+        "refresh_token": "rt-2",
+        "expires_at": 1_900_003_600,
+    }
+    updated = await adapter.update_account("github", account.provider_account_id, changes)
+    assert updated == dataclasses.replace(account, **changes)
+    quote = adapter.engine.dialect.identifier_preparer.quote
+    async with adapter.engine.connect() as conn:
+        columns = ", ".join(map(quote, ("access_token", "refresh_token", "expires_at")))
+        query = select(text(columns)).select_from(adapter.tables.accounts)
+        assert [tuple(row) for row in await conn.execute(query)] == [
+            ("at-2", "rt-2", 1_900_003_600)
+        ]
+    for n, owner in enumerate((user, user, other)):
+        await adapter.create_session(
+            AdapterSession(session_token=f"s-{n}", user_id=owner.id, expires=in_days(1))
+        )
+    assert await adapter.delete_user_sessions("abc") == 0
+    assert await adapter.delete_user_sessions(user.id) == 2
+    assert await adapter.get_session_and_user("s-2") is not None
+
+
 # Users without an email --------------------------------------------------------------
 
 
@@ -573,6 +603,7 @@ async def test_table_and_column_names_are_configurable(
         users=naming.users,
         verification_tokens=naming.verification_tokens,
         challenges="passkey_challenges",
+        leases="refresh_leases",
         columns={**naming.columns, "sessions.expires": "expires_at_utc"},
     )
     adapter = await own_tables(naming)
@@ -598,6 +629,8 @@ async def test_table_and_column_names_are_configurable(
     assert columns[t.rate_limits.name] == {"key", "window_seconds", "window", "count", "expires"}
     assert t.challenges.name.endswith("_passkey_challenges")
     assert columns[t.challenges.name] == {"key", "expires"}
+    assert t.leases.name.endswith("_refresh_leases")
+    assert columns[t.leases.name] == {"key", "holder", "expires"}
 
     user = await adapter.create_user(make_user())
     await adapter.link_account(make_account(user.id))
@@ -720,6 +753,52 @@ async def test_challenge_keys_have_at_most_128_characters(
         await adapter.create_challenge(Challenge("f" * 129, in_days(1)))
 
 
+# Leases -----------------------------------------------------------------------------
+
+
+async def test_leases_that_ran_out_are_deleted_once_a_minute(
+    own_tables: Callable[..., Awaitable[SQLAlchemyAdapter]],
+) -> None:
+    """Claiming a lease first deletes the rows of leases that have run out, at most once
+    a minute per adapter; a lease released is deleted at once."""
+    first = await own_tables()
+    table = first.tables.leases
+
+    async def stored() -> list[str]:
+        async with first.engine.connect() as conn:
+            return sorted((await conn.execute(select(table.c.key))).scalars())
+
+    async def run_out(*keys: str) -> None:
+        past = datetime.now(UTC) - timedelta(seconds=1)
+        async with first.engine.begin() as conn:
+            await conn.execute(update(table).where(table.c.key.in_(keys)).values(expires=past))
+
+    assert await first.claim_lease("a", 60) is not None  # its claim swept (nothing)
+    held = await first.claim_lease("b", 60)
+    assert held is not None
+    await run_out("a")
+    assert await first.claim_lease("c", 60) is not None  # swept less than a minute ago
+    assert await stored() == ["a", "b", "c"]
+    async with SQLAlchemyAdapter(first.engine.url, naming=first.naming) as second:
+        assert await second.claim_lease("d", 60) is not None  # its first claim sweeps
+    assert await stored() == ["b", "c", "d"]
+    await first.release_lease("b", held)
+    assert await stored() == ["c", "d"]
+
+
+async def test_lease_keys_have_at_most_255_characters(
+    own_tables: Callable[..., Awaitable[SQLAlchemyAdapter]],
+) -> None:
+    """Keys are case-sensitive (on MariaDB too) and hold up to 255 characters."""
+    adapter = await own_tables()
+    longest = "é" * 254 + "E"
+    assert await adapter.claim_lease(longest, 60) is not None
+    assert await adapter.claim_lease(longest, 60) is None
+    assert await adapter.claim_lease(longest[:-1] + "e", 60) is not None
+    with pytest.raises(ValueError, match="at most 255 characters"):
+        await adapter.claim_lease(longest + "x", 60)
+
+
 # Rate limits ------------------------------------------------------------------------
 
 
@@ -787,65 +866,139 @@ def test_authui_db_upgrade_adds_authuis_own_tables(
     server: tuple[str, str | None], capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A database at version 2 (before authui's own tables) gets ``rate_limits`` (version
-    3) and ``authui_challenges`` (version 4), each with its index on ``expires``, from
-    ``authui db upgrade``, and ``authui db status`` says so."""
+    3), ``authui_challenges`` (version 4) and ``authui_leases`` (version 5), each with its
+    index on ``expires``, from ``authui db upgrade``, and ``authui db status`` says so."""
     url, schema = server
     prefix = unique("v") + "_"
     naming = SQLNaming(schema=schema).prefixed(prefix)
-    args = ["--url", url, "--table-prefix", prefix, *(["--schema", schema] if schema else [])]
+    db = cli_for(url, schema, prefix, capsys)
+    own = (naming.rate_limits, naming.challenges, naming.leases)
 
-    def db(command: str) -> str:
-        capsys.readouterr()
-        assert main(["db", command, *args]) == 0
-        return capsys.readouterr().out
-
-    async def indexes(adapter: SQLAlchemyAdapter) -> dict[str, list[list[str]] | None]:
-        def look(conn: Any) -> dict[str, list[list[str]] | None]:
-            inspector = inspect(conn)
-            found: dict[str, list[list[str]] | None] = {}
-            for table in (naming.rate_limits, naming.challenges):
-                if inspector.has_table(table, schema=schema):
-                    listed = inspector.get_indexes(table, schema=schema)
-                    found[table] = [list(index["column_names"]) for index in listed]
-            return found
-
-        async with adapter.engine.connect() as conn:
-            return await conn.run_sync(look)
-
-    async def at_version_2() -> dict[str, list[list[str]] | None]:
+    async def at_version_2() -> dict[str, list[list[str]]]:
         async with SQLAlchemyAdapter(url, naming=naming) as adapter:
             migrator = SchemaMigrator(adapter, version_table=prefix + DEFAULT_VERSION_TABLE)
             await migrator.init(target=2)
-            return await indexes(adapter)
+            return await indexes_of(adapter, own)
 
-    async def use_them() -> tuple[list[int], Challenge | None, dict[str, Any]]:
+    async def use_them() -> tuple[list[int], Challenge | None, str | None, Any]:
         challenge = Challenge(uuid.uuid4().hex * 2, in_days(1))
         async with SQLAlchemyAdapter(url, naming=naming) as adapter:
             counts = [await adapter.increment_rate_limit("k", 60) for _ in range(2)]
             await adapter.create_challenge(challenge)
-            return counts, await adapter.use_challenge(challenge.key), await indexes(adapter)
+            used = await adapter.use_challenge(challenge.key)
+            return counts, used, await adapter.claim_lease("k", 60), await indexes_of(adapter, own)
 
-    async def drop() -> None:
-        async with SQLAlchemyAdapter(url, naming=naming) as adapter:
-            await adapter.drop_all()
-            version_table = SchemaMigrator(adapter, version_table=prefix + DEFAULT_VERSION_TABLE)
-            async with adapter.engine.begin() as conn:
-                await conn.run_sync(version_table.version_table.drop)
-
-    assert LATEST_VERSION == 4
+    assert LATEST_VERSION == 5
     try:
         assert run(at_version_2) == {}
-        assert "at version 2 of 4: 2 migrations pending" in db("status")
+        assert "at version 2 of 5: 3 migrations pending" in db("status")
         upgraded = db("upgrade")
-        steps = f"3: {MIGRATIONS[2].description}; 4: {MIGRATIONS[3].description}"
-        assert f"upgraded from version 2 to 4 ({steps})" in upgraded
-        assert "up to date at version 4" in db("status")
-        counts, used, found = run(use_them)
+        steps = "; ".join(f"{m.version}: {m.description}" for m in MIGRATIONS[2:])
+        assert f"upgraded from version 2 to 5 ({steps})" in upgraded
+        assert "up to date at version 5" in db("status")
+        counts, used, holder, found = run(use_them)
         assert counts == [1, 2]
         assert used is not None
-        assert found == {naming.rate_limits: [["expires"]], naming.challenges: [["expires"]]}
+        assert holder is not None
+        assert found == {table: [["expires"]] for table in own}
     finally:
-        run(drop)
+        run(lambda: drop_versioned(url, naming, prefix))
+
+
+@pytest.mark.parametrize("made_by", ["init", "create_all"])
+def test_a_database_of_the_previous_version_gets_leases(
+    server: tuple[str, str | None], capsys: pytest.CaptureFixture[str], made_by: str
+) -> None:
+    """Version 4 with rows in it (``init``), or an unversioned database made by the
+    previous version's ``create_all`` (every table but ``authui_leases``): ``authui db
+    upgrade`` (after ``init --adopt`` for the second) adds ``authui_leases`` and keeps
+    every row."""
+    url, schema = server
+    prefix = unique("p") + "_"
+    naming = SQLNaming(schema=schema).prefixed(prefix)
+    db = cli_for(url, schema, prefix, capsys)
+
+    async def previous_version() -> dict[str, Any]:
+        async with SQLAlchemyAdapter(url, naming=naming) as adapter:
+            if made_by == "init":
+                migrator = SchemaMigrator(adapter, version_table=prefix + DEFAULT_VERSION_TABLE)
+                await migrator.init(target=4)
+            else:
+                await adapter.create_all()
+                async with adapter.engine.begin() as conn:
+                    await conn.run_sync(adapter.tables.leases.drop)
+            user = await adapter.create_user(make_user())
+            account = await adapter.link_account(make_account(user.id))
+            session = AdapterSession(session_token="s", user_id=user.id, expires=in_days(1))
+            await adapter.create_session(session)
+            return {"user": user, "account": account, "session": (session, user)}
+
+    async def after(rows: dict[str, Any]) -> dict[str, Any]:
+        async with SQLAlchemyAdapter(url, naming=naming) as adapter:
+            account_id = rows["account"].provider_account_id
+            stored = {
+                "user": await adapter.get_user(rows["user"].id),
+                "account": await adapter.get_account(account_id, "github"),
+                "session": await adapter.get_session_and_user("s"),
+            }
+            assert await adapter.claim_lease("k", 60) is not None
+            assert await adapter.claim_lease("k", 60) is None
+            return stored
+
+    try:
+        rows = run(previous_version)
+        if made_by == "create_all":
+            assert "adopted the existing tables as version 1" in db("init", "--adopt")
+            assert "upgraded from version 1 to 5" in db("upgrade")
+        else:
+            assert "at version 4 of 5: 1 migration pending" in db("status")
+            upgraded = db("upgrade")
+            assert f"upgraded from version 4 to 5 (5: {MIGRATIONS[4].description})" in upgraded
+        assert run(lambda: after(rows)) == rows
+        assert "up to date at version 5" in db("status")
+    finally:
+        run(lambda: drop_versioned(url, naming, prefix))
+
+
+def cli_for(
+    url: str, schema: str | None, prefix: str, capsys: pytest.CaptureFixture[str]
+) -> Callable[..., str]:
+    """``db(command, *more)``: the output of ``authui db <command>`` on the tables under
+    ``prefix`` (it must succeed)."""
+    args = ["--url", url, "--table-prefix", prefix, *(["--schema", schema] if schema else [])]
+
+    def db(command: str, *more: str) -> str:
+        capsys.readouterr()
+        assert main(["db", command, *more, *args]) == 0
+        return capsys.readouterr().out
+
+    return db
+
+
+async def indexes_of(adapter: SQLAlchemyAdapter, tables: tuple[str, ...]) -> dict[str, Any]:
+    """The column lists of the indexes of those of ``tables`` that exist."""
+    schema = adapter.naming.schema
+
+    def look(conn: Any) -> dict[str, list[list[str]]]:
+        inspector = inspect(conn)
+        found: dict[str, list[list[str]]] = {}
+        for table in tables:
+            if inspector.has_table(table, schema=schema):
+                listed = inspector.get_indexes(table, schema=schema)
+                found[table] = [list(index["column_names"]) for index in listed]
+        return found
+
+    async with adapter.engine.connect() as conn:
+        return await conn.run_sync(look)
+
+
+async def drop_versioned(url: str, naming: SQLNaming, prefix: str) -> None:
+    """Drop the tables under ``naming`` and their version table."""
+    async with SQLAlchemyAdapter(url, naming=naming) as adapter:
+        await adapter.drop_all()
+        version_table = SchemaMigrator(adapter, version_table=prefix + DEFAULT_VERSION_TABLE)
+        async with adapter.engine.begin() as conn:
+            await conn.run_sync(version_table.version_table.drop, checkfirst=True)
 
 
 # Dates ------------------------------------------------------------------------------

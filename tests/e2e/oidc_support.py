@@ -67,6 +67,10 @@ class Variant:
     """The demo's provider has ``federated_logout`` (``AUTH_OIDC_FEDERATED_LOGOUT``), and the
     provider's client registers the demo's ``/auth/signout/oidc`` as its post-logout
     redirect URI."""
+    backchannel_logout: bool = False
+    """The provider runs Back-Channel Logout and its client registers the demo's
+    ``/auth/backchannel-logout/oidc``: a sign-out at the provider ends the demo's
+    sessions."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,11 @@ class OIDCDemo:
     def post_logout_redirect_uri(self) -> str:
         """Where the provider sends the browser back after a federated sign-out."""
         return f"{self.url}/auth/signout/{PROVIDER_ID}"
+
+    @property
+    def backchannel_logout_uri(self) -> str:
+        """Where the provider posts its logout tokens."""
+        return f"{self.url}/auth/backchannel-logout/{PROVIDER_ID}"
 
 
 def _demo_env(variant: Variant, issuer: str, database: Path, secret: str | None) -> dict[str, str]:
@@ -126,10 +135,16 @@ def oidc_demo(variant: Variant) -> Iterator[OIDCDemo]:
             more: dict[str, Any] = {}
             if variant.federated_logout:
                 more["post_logout_redirect_uris"] = [demo.post_logout_redirect_uri]
+            if variant.backchannel_logout:
+                more["backchannel_logout_uri"] = demo.backchannel_logout_uri
             registered = client(
                 env["AUTH_OIDC_ID"], demo.callback_url, variant.client_auth, secret, **more
             )
-            provider.start([registered], conform_id_token_claims=variant.claims_from_userinfo)
+            provider.start(
+                [registered],
+                conform_id_token_claims=variant.claims_from_userinfo,
+                backchannel_logout=variant.backchannel_logout,
+            )
             yield demo
 
 

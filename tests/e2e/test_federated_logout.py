@@ -38,6 +38,14 @@ FEDERATED = Variant(
     "federated-basic-idtoken-jwt", "client_secret_basic", False, "jwt", federated_logout=True
 )
 """A confidential client with JWT sessions, whose provider has ``federated_logout``."""
+BACKCHANNEL = Variant(
+    "backchannel-basic-idtoken-database",
+    "client_secret_basic",
+    False,
+    "database",
+    backchannel_logout=True,
+)
+"""A confidential client with database sessions, whose provider sends logout tokens."""
 PROVIDER_NAME = "OpenID Connect"
 """The demo's label of its ``oidc`` provider (``AUTH_OIDC_NAME`` unset)."""
 
@@ -156,3 +164,20 @@ async def test_an_ordinary_sign_out_leaves_the_provider_signed_in(
     assert ("GET", "/auth") in [(method, path) for method, path, _ in to_provider]
     signed_in_as = page.locator("#signed-in-as")
     assert await signed_in_as.text_content() == "Signed in as Stayer"
+
+
+async def test_signing_out_at_the_provider_ends_the_app_s_sessions(
+    oidc_demos: OIDCDemos, new_page: NewPage
+) -> None:
+    """Back-Channel Logout: the user signs out on the provider's own page; the provider
+    posts a logout token to the demo, which ends the user's database session there."""
+    demo = oidc_demos.get(BACKCHANNEL)
+    page = await new_page(demo)
+    assert (await first_sign_in(page, demo, "backie"))["email"] == "backie@example.com"
+
+    await page.goto(f"{demo.issuer}/session/end")  # at the provider, not through the app
+    await page.get_by_role("button", name="Yes, sign me out").click()
+    await page.wait_for_load_state()
+
+    await assert_signed_out(page, demo)  # the demo's cookie is still there; its session is not
+    assert demo.provider.errors() == []

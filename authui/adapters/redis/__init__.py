@@ -31,11 +31,13 @@ field names are the Auth.js ones (``emailVerified``, ``userId``, ``providerAccou
     user-authenticators:<userId>              LIST of credential ids, oldest first
     rate-limits:<key>                         HASH of counts per window length (below)
     challenge:<key>                           WebAuthn challenge (JSON), TTL at its expires
+    lease:<key>                               a lease's holder token, TTL when it runs out
 
 Sessions, verification tokens and challenges get a TTL at their ``expires`` (``SET …
 PXAT``), so Redis drops them by itself once they expire; ``update_session`` moves it.
 Expired session tokens left in ``user-sessions:<userId>`` are pruned whenever that user
-gets a new session.
+gets a new session; ``delete_user_sessions`` (an authui extension, for back-channel logout)
+deletes every session in the index, and the index, in one Lua script.
 
 ``rate-limits:`` hashes hold the counts of ``increment_rate_limit`` (an authui extension,
 not part of Auth.js's interface): for each window length ``<seconds>`` that ``<key>`` is
@@ -44,7 +46,10 @@ counted in, the number of the current window (field ``window:<seconds>``, ``floo
 one. The hash lives until the longest of its windows ends (a TTL of the time left, so
 clocks that differ between Redis and the app do not matter), and ``reset_rate_limit``
 deletes it. ``challenge:`` keys hold the challenges of ``create_challenge`` (also an
-authui extension).
+authui extension). ``lease:`` keys hold the holder token of ``claim_lease`` (another one),
+set with ``SET … NX PX``, so that only a key that is not there is taken, and Redis drops
+it when the lease runs out; ``release_lease`` deletes it in a Lua script only if it still
+holds the releasing holder's token.
 
 The per-user indexes live in their own namespaces (``user-accounts:`` rather than
 ``account:user:``) so that no id, email or provider can make one key look like another;
@@ -52,10 +57,11 @@ in the two keys with two variable parts, ``:`` and ``%`` in the first part (prov
 identifier) are percent-encoded (``%3A``, ``%25``), which leaves ordinary values as they are.
 
 Atomicity: ``use_verification_token`` and ``use_challenge`` are one ``GETDEL`` each, so of
-many concurrent calls for one token or challenge exactly one gets it;
+many concurrent calls for one token or challenge exactly one gets it; ``claim_lease`` is
+one ``SET … NX``, so of concurrent claims of a free lease exactly one takes it;
 ``increment_rate_limit`` is one Lua script (Redis runs a script as one command), so every
 concurrent call gets a count of its own. Changes that touch several keys
-(``create_user``, ``update_user``, ``delete_user``, ``link_account``,
+(``create_user``, ``update_user``, ``delete_user``, ``link_account``, ``update_account``,
 ``create_authenticator``, ``update_session``, ``update_authenticator_counter``, …) run as
 ``WATCH``/``MULTI``/``EXEC`` transactions that retry when a watched key changes underneath
 them. The keys of one operation may live in different hash slots, so Redis Cluster is not

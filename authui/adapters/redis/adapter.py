@@ -11,8 +11,8 @@ from authui.adapters.redis.sessions import RedisSessions
 
 
 class RedisAdapter(RedisSessions, RedisAuthenticators, RedisExtensions):
-    """Every adapter method, and authui's extensions (rate limits, single-use challenges),
-    over Redis (``redis.asyncio``).
+    """Every adapter method, and authui's extensions (rate limits, single-use challenges,
+    account updates, leases, deleting a user's sessions), over Redis (``redis.asyncio``).
 
     Args:
         redis: A ``redis://``/``rediss://``/``unix://`` URL, or an existing

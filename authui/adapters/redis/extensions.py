@@ -1,5 +1,5 @@
 """``RedisExtensions``: the Redis adapter's methods beyond Auth.js's interface, shared
-rate-limit counts and single-use WebAuthn challenges."""
+rate-limit counts, single-use WebAuthn challenges and leases."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import math
 
 from redis.commands.core import AsyncScript
 
-from authui.adapters.base import Challenge, RateLimitWindow
+from authui.adapters.base import Challenge, RateLimitWindow, lease_seconds, new_lease_holder
 from authui.adapters.json_records import dump_record
 from authui.adapters.redis.store import RedisStore, epoch_ms, load
 
@@ -29,10 +29,20 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3], 'GT')
 return counted
 """
 
+# KEYS[1]: a lease's key; ARGV[1]: a holder's token. Deletes the lease if that holder holds
+# it (compare and delete, one step): 1 if it did, else 0.
+_RELEASE_LEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+    return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
 
 class RedisExtensions(RedisStore):
-    """``increment_rate_limit``, ``reset_rate_limit``, ``create_challenge`` and
-    ``use_challenge``, each one atomic command (or script) on one key."""
+    """``increment_rate_limit``, ``reset_rate_limit``, ``create_challenge``,
+    ``use_challenge``, ``claim_lease`` and ``release_lease``, each one atomic command (or
+    script) on one key."""
 
     def rate_limit_key(self, key: str) -> str:
         """``<prefix>rate-limits:<key>``: a hash of ``key``'s counts, per window length
@@ -44,6 +54,11 @@ class RedisExtensions(RedisStore):
     def challenge_key(self, key: str) -> str:
         """``<prefix>challenge:<key>``: the challenge's JSON, expiring at ``expires``."""
         return f"{self._prefix}challenge:{key}"
+
+    def lease_key(self, key: str) -> str:
+        """``<prefix>lease:<key>``: the holder's token, expiring when the lease runs out.
+        ``<key>`` comes last, so it needs no escaping."""
+        return f"{self._prefix}lease:{key}"
 
     async def increment_rate_limit(self, key: str, window_seconds: int) -> int:
         """Count one event for ``key`` in the current window of ``window_seconds`` and
@@ -76,6 +91,25 @@ class RedisExtensions(RedisStore):
         it."""
         return load(Challenge, await self._redis.getdel(self.challenge_key(key)))
 
+    async def claim_lease(self, key: str, seconds: int) -> str | None:
+        """Take the lease ``key`` for ``seconds`` and return the new holder's token, or
+        ``None`` while another holds it: one ``SET … NX PX``, which only a key that is not
+        there takes. Redis drops the key when the lease runs out (by Redis's clock)."""
+        holder = new_lease_holder()
+        taken = await self._redis.set(
+            self.lease_key(key), holder, nx=True, px=lease_seconds(seconds) * 1000
+        )
+        return holder if taken else None
+
+    async def release_lease(self, key: str, holder: str) -> None:
+        """End the lease ``key`` if ``holder`` still holds it: a Lua script that compares
+        and deletes in one step, so that a lease another has claimed since stays."""
+        await self._release_lease(keys=[self.lease_key(key)], args=[holder])
+
     @functools.cached_property
     def _count_event(self) -> AsyncScript:
         return self._redis.register_script(_COUNT_EVENT)
+
+    @functools.cached_property
+    def _release_lease(self) -> AsyncScript:
+        return self._redis.register_script(_RELEASE_LEASE)

@@ -1,5 +1,7 @@
 """``RedisSessions``: database sessions and sign-in (verification) tokens, the records
-Redis drops by itself at their ``expires`` (``SET … PXAT``)."""
+Redis drops by itself at their ``expires`` (``SET … PXAT``); each user's sessions are
+indexed (``user-sessions:<userId>``), so that ``delete_user`` and ``delete_user_sessions``
+find them."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import functools
 from datetime import datetime
 
 from redis.asyncio.client import Pipeline
+from redis.commands.core import AsyncScript
 
 from authui.adapters.base import AdapterSession, AdapterUser, VerificationToken
 from authui.adapters.json_records import dump_record, utc
@@ -31,6 +34,18 @@ for i, key in ipairs(KEYS) do
     found[2 * i] = user
 end
 return found
+"""
+
+# KEYS[1]: a user's index of sessions; ARGV[1]: what the key of a session starts with
+# (``<prefix>session:``). Deletes every session in the index, then the index: how many
+# sessions there were (those that expired are gone already).
+_DELETE_USER_SESSIONS = """
+local deleted = 0
+for _, token in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+    deleted = deleted + redis.call('DEL', ARGV[1] .. token)
+end
+redis.call('DEL', KEYS[1])
+return deleted
 """
 
 
@@ -131,6 +146,19 @@ class RedisSessions(RedisUsers):
         if session is not None:
             await self._redis.zrem(self.user_sessions_key(session.user_id), session_token)
         return session
+
+    async def delete_user_sessions(self, user_id: str) -> int:
+        """Delete every session of the user, and the user's index of sessions, in one Lua
+        script (one atomic step: a session created meanwhile comes before or after it);
+        how many sessions it deleted. Sessions that had expired are gone already, so they
+        are not counted."""
+        index = self.user_sessions_key(user_id)
+        deleted = await self._delete_user_sessions(keys=[index], args=[self.session_key("")])
+        return int(deleted)
+
+    @functools.cached_property
+    def _delete_user_sessions(self) -> AsyncScript:
+        return self._redis.register_script(_DELETE_USER_SESSIONS)
 
     # Verification tokens --------------------------------------------------------------
 

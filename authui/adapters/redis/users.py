@@ -4,10 +4,12 @@ user's set of accounts kept in step in ``WATCH``/``MULTI``/``EXEC`` transactions
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
+from typing import Any
 
 from redis.asyncio.client import Pipeline
 
-from authui.adapters.base import AdapterAccount, AdapterUser, UserChanges
+from authui.adapters.base import AdapterAccount, AdapterUser, UserChanges, account_changes
 from authui.adapters.json_records import dump_record, utc
 from authui.adapters.redis.keys import RedisKeys, account_member
 from authui.adapters.redis.store import existing_keys, load, multi, text, texts
@@ -197,6 +199,28 @@ class RedisUsers(RedisKeys):
         return load(
             AdapterAccount, await self._redis.get(self.account_key(provider, provider_account_id))
         )
+
+    async def update_account(
+        self, provider: str, provider_account_id: str, changes: Mapping[str, Any]
+    ) -> AdapterAccount | None:
+        """Set the account's fields in ``changes`` (its OAuth tokens, after a refresh) and
+        return the account as stored, in a transaction on its key; ``None`` if there is no
+        such account. ``ValueError`` for a field accounts don't have or one that
+        identifies the account, ``TypeError`` for a value of the wrong type
+        (``authui.adapters.base.account_changes``)."""
+        fields = account_changes(changes)
+        key = self.account_key(provider, provider_account_id)
+
+        async def step(pipe: Pipeline) -> AdapterAccount | None:
+            account = load(AdapterAccount, await pipe.get(key))
+            multi(pipe)
+            if account is None or not fields:
+                return account
+            updated = dataclasses.replace(account, **fields)
+            pipe.set(key, dump_record(updated))
+            return updated
+
+        return await self._transaction(step, key)
 
 
 def normal_user(user: AdapterUser) -> AdapterUser:

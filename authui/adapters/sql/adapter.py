@@ -4,6 +4,7 @@ own methods come from ``SQLExtensions``, the engine and transactions from ``SQLS
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -17,6 +18,7 @@ from authui.adapters.base import (
     AdapterUser,
     UserChanges,
     VerificationToken,
+    account_changes,
 )
 from authui.adapters.sql.extensions import SQLExtensions
 from authui.adapters.sql.records import (
@@ -71,8 +73,11 @@ class SQLAlchemyAdapter(SQLExtensions):
     authui's extensions keep tables of their own, which ``create_all`` makes and
     ``authui db upgrade`` adds to an older database: ``increment_rate_limit`` and
     ``reset_rate_limit`` count in ``rate_limits`` (version 3), ``create_challenge`` and
-    ``use_challenge`` keep ``authui_challenges`` (version 4). Creating and upgrading the
-    tables runs without the statement time limit.
+    ``use_challenge`` keep ``authui_challenges`` (version 4), ``claim_lease`` and
+    ``release_lease`` keep ``authui_leases`` (version 5). Creating and upgrading the
+    tables runs without the statement time limit. ``update_account`` and
+    ``delete_user_sessions``, authui's extensions too, write Auth.js's own tables, in
+    their existing columns.
     """
 
     # -- users ---------------------------------------------------------------------------
@@ -222,6 +227,29 @@ class SQLAlchemyAdapter(SQLExtensions):
         row = await self._first(query)
         return account_from(accounts, row) if row else None
 
+    async def update_account(
+        self, provider: str, provider_account_id: str, changes: Mapping[str, Any]
+    ) -> AdapterAccount | None:
+        """Set the account's fields in ``changes`` (its OAuth tokens, after a refresh) in
+        one ``UPDATE`` and return the account as stored; ``None`` if there is none.
+
+        Raises:
+            ValueError: ``changes`` names a field accounts don't have, or one that
+                identifies the account (see ``authui.adapters.base.account_changes``).
+            TypeError: A value is not of its field's type.
+        """
+        fields = account_changes(changes)
+        accounts = self.tables.accounts
+        where = (accounts.c.provider == provider) & (
+            accounts.c.provider_account_id == provider_account_id
+        )
+        if not fields:
+            row = await self._first(select(accounts).where(where))
+        else:
+            async with self._transaction() as conn:
+                row = await update_returning(conn, accounts, where, fields)
+        return account_from(accounts, row) if row else None
+
     # -- sessions ------------------------------------------------------------------------
 
     async def create_session(self, session: AdapterSession) -> AdapterSession:
@@ -259,6 +287,16 @@ class SQLAlchemyAdapter(SQLExtensions):
             where = sessions.c.session_token == session_token
             row = await delete_returning(conn, sessions, where)
         return session_from(sessions, row) if row else None
+
+    async def delete_user_sessions(self, user_id: str) -> int:
+        """Delete every session of the user in one ``DELETE``; how many it deleted."""
+        key = self._user_key(user_id)
+        if key is None:
+            return 0
+        sessions = self.tables.sessions
+        async with self._transaction() as conn:
+            result = await conn.execute(delete(sessions).where(sessions.c.user_id == key))
+        return int(result.rowcount)
 
     # -- verification tokens -------------------------------------------------------------
 

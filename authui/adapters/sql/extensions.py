@@ -1,24 +1,31 @@
 """``SQLExtensions``: the SQL adapter's methods beyond Auth.js's interface, shared rate-limit
-counts and single-use WebAuthn challenges, each in a table of authui's own."""
+counts, single-use WebAuthn challenges and leases, each in a table of authui's own."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import delete
 
-from authui.adapters.base import Challenge, RateLimitWindow
-from authui.adapters.sql.schema import MAX_CHALLENGE_KEY, MAX_RATE_LIMIT_KEY
-from authui.adapters.sql.statements import count_event, delete_returning, insert_unless_taken
+from authui.adapters.base import Challenge, RateLimitWindow, lease_seconds, new_lease_holder
+from authui.adapters.sql.schema import MAX_CHALLENGE_KEY, MAX_LEASE_KEY, MAX_RATE_LIMIT_KEY
+from authui.adapters.sql.statements import (
+    count_event,
+    delete_returning,
+    insert_unless_taken,
+    take_lease,
+)
 from authui.adapters.sql.store import SQLStore
 
 
 class SQLExtensions(SQLStore):
-    """``increment_rate_limit``, ``reset_rate_limit``, ``create_challenge`` and
-    ``use_challenge`` over the ``rate_limits`` and ``authui_challenges`` tables.
+    """``increment_rate_limit``, ``reset_rate_limit``, ``create_challenge``,
+    ``use_challenge``, ``claim_lease`` and ``release_lease`` over the ``rate_limits``,
+    ``authui_challenges`` and ``authui_leases`` tables.
 
-    Expired rows are deleted after a write, at most once a minute per table and adapter
-    (``SQLStore._sweep``): the tables hold what is current and little more.
+    Expired rows are deleted after a write (before a claim, for leases), at most once a
+    minute per table and adapter (``SQLStore._sweep``): the tables hold what is current
+    and little more.
     """
 
     # -- rate limits ---------------------------------------------------------------------
@@ -70,6 +77,41 @@ class SQLExtensions(SQLStore):
         async with self._transaction() as conn:
             row = await delete_returning(conn, challenges, challenges.c.key == key)
         return None if row is None else Challenge(row.key, row.expires)
+
+    # -- leases --------------------------------------------------------------------------
+
+    async def claim_lease(self, key: str, seconds: int) -> str | None:
+        """Take the lease ``key`` for ``seconds`` if nobody holds it or its holder's time
+        has run out, and return the new holder's token; else ``None``: of concurrent
+        calls, in any number of processes, exactly one takes a free lease.
+
+        One upsert of the ``authui_leases`` row of ``key`` (see
+        ``authui.adapters.sql.statements.take_lease``). Leases run by the app's clock
+        (``datetime.now``), as every process of the app should agree on it. Before the
+        claim, at most once a minute, the rows of leases that have run out are deleted.
+
+        Raises:
+            ValueError: ``seconds`` is not a positive integer, or ``key`` is longer than
+                255 characters.
+        """
+        lease_seconds(seconds)
+        _check_length("lease keys", key, MAX_LEASE_KEY)
+        leases, holder = self.tables.leases, new_lease_holder()
+        await self._sweep(leases, datetime.now(UTC))  # first: its failure takes no lease
+        now = datetime.now(UTC)
+        async with self._transaction() as conn:
+            taken = await take_lease(
+                conn, leases, key, holder, now, now + timedelta(seconds=seconds)
+            )
+        return holder if taken else None
+
+    async def release_lease(self, key: str, holder: str) -> None:
+        """End the lease ``key`` if ``holder`` still holds it: one ``DELETE … WHERE key =
+        :key AND holder = :holder`` (a lease claimed since by another has its holder)."""
+        leases = self.tables.leases
+        where = (leases.c.key == key) & (leases.c.holder == holder)
+        async with self._transaction() as conn:
+            await conn.execute(delete(leases).where(where))
 
 
 def _check_length(what: str, key: str, most: int) -> None:

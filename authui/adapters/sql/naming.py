@@ -3,9 +3,10 @@
 The defaults are the Auth.js SQL adapters' names (``users``, ``accounts``, ``sessions``,
 ``verification_token``, ``authenticators``; camelCase columns except OAuth's snake_case
 token fields), so one database serves an Auth.js app and an authui app side by side.
-authui adds two tables Auth.js does not have, ``rate_limits`` (the counts of
-``increment_rate_limit``) and ``authui_challenges`` (the WebAuthn challenges of
-``create_challenge``), whose names are configurable too.
+authui adds three tables Auth.js does not have, ``rate_limits`` (the counts of
+``increment_rate_limit``), ``authui_challenges`` (the WebAuthn challenges of
+``create_challenge``) and ``authui_leases`` (the leases of ``claim_lease``), whose names
+are configurable too.
 """
 
 from __future__ import annotations
@@ -73,6 +74,8 @@ class SQLNaming:
             columns keep their names).
         challenges: authui's table of single-use WebAuthn challenges (not an Auth.js
             table; its columns keep their names).
+        leases: authui's table of leases, one process at a time (not an Auth.js table;
+            its columns keep their names).
         columns: Column renames, from the Auth.js column name to yours. A bare name
             (``"userId"``) renames it in every table; one qualified by the Auth.js table
             name (``"accounts.userId"``) only there, and wins over a bare one.
@@ -90,6 +93,7 @@ class SQLNaming:
     authenticators: str = "authenticators"
     rate_limits: str = "rate_limits"
     challenges: str = "authui_challenges"
+    leases: str = "authui_leases"
     columns: Mapping[str, str] = field(default_factory=dict, hash=False)
     schema: str | None = None
 
@@ -120,6 +124,7 @@ class SQLNaming:
             authenticators=prefix + self.authenticators,
             rate_limits=prefix + self.rate_limits,
             challenges=prefix + self.challenges,
+            leases=prefix + self.leases,
         )
 
     def table(self, authjs_table: str) -> str:

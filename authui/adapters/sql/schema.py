@@ -127,6 +127,10 @@ def _text(mysql_length: int, *, ascii_only: bool = False) -> TypeEngine[str]:
 MAX_RATE_LIMIT_KEY = 255
 #: The longest ``authui_challenges.key``: a hash in hex (SHA-256's has 64 characters).
 MAX_CHALLENGE_KEY = 128
+#: The longest ``authui_leases.key``, in characters (MariaDB/MySQL index a ``VARCHAR``).
+MAX_LEASE_KEY = 255
+#: The longest ``authui_leases.holder``: ``new_lease_holder`` makes 32 characters.
+MAX_LEASE_HOLDER = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,10 +145,12 @@ class Tables:
     authenticators: Table
     rate_limits: Table
     challenges: Table
+    leases: Table
 
     @property
     def authjs(self) -> tuple[Table, ...]:
-        """The five Auth.js tables (all but ``rate_limits`` and ``challenges``)."""
+        """The five Auth.js tables (all but ``rate_limits``, ``challenges`` and
+        ``leases``)."""
         return (
             self.users,
             self.accounts,
@@ -156,7 +162,7 @@ class Tables:
 
 def build_tables(naming: SQLNaming, id_type: IdType) -> Tables:
     """The five Auth.js tables under ``naming``, with ``users.id`` of ``id_type``, and
-    authui's ``rate_limits`` and ``challenges``.
+    authui's ``rate_limits``, ``challenges`` and ``leases``.
 
     Beyond Auth.js's PostgreSQL schema, which it matches column for column, it adds what
     lookups need: unique ``users.email``, ``(provider, providerAccountId)`` and
@@ -175,6 +181,10 @@ def build_tables(naming: SQLNaming, id_type: IdType) -> Tables:
     ``challenges`` (``authui_challenges`` by default) holds the WebAuthn challenges of
     ``create_challenge``, each once: its ``key`` (a hash, the primary key) and when it
     ``expires`` (indexed, for the deletion of expired rows).
+
+    ``leases`` (``authui_leases`` by default) holds the leases of ``claim_lease``: one row
+    per ``key`` (the primary key) with its ``holder``'s token and when the lease runs out
+    (``expires``, indexed, for the deletion of leases that have run out).
     """
     metadata = MetaData(schema=naming.schema)
     user_id: TypeEngine[Any] = Integer() if id_type == "integer" else String(255)
@@ -257,6 +267,14 @@ def build_tables(naming: SQLNaming, id_type: IdType) -> Tables:
         Column("expires", UTCDateTime(), nullable=False, index=True),
         **_MYSQL_TABLE_OPTIONS,
     )
+    leases = Table(
+        naming.leases,
+        metadata,
+        Column("key", _text(MAX_LEASE_KEY), primary_key=True),
+        Column("holder", String(MAX_LEASE_HOLDER), nullable=False),
+        Column("expires", UTCDateTime(), nullable=False, index=True),
+        **_MYSQL_TABLE_OPTIONS,
+    )
     return Tables(
         metadata,
         users,
@@ -266,4 +284,5 @@ def build_tables(naming: SQLNaming, id_type: IdType) -> Tables:
         authenticators,
         rate_limits,
         challenges,
+        leases,
     )

@@ -1,6 +1,7 @@
 """The statements whose shape differs between databases, each in every database's words:
 ``UPDATE``/``DELETE … RETURNING`` where the database has them, the upsert that counts a
-rate-limit event, and the insert of a row unless its key is taken."""
+rate-limit event, the insert of a row unless its key is taken, and the upsert that takes a
+lease unless another holds it."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Row, Table, delete, func, select, update
+from sqlalchemy import Row, Table, case, delete, func, select, update
 from sqlalchemy.dialects import mysql, postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.expression import ColumnElement
@@ -114,3 +115,55 @@ async def insert_unless_taken(
     if insert is None:
         raise _unsupported(conn, "create_challenge")
     await conn.execute(insert(table).values(values).on_conflict_do_nothing())
+
+
+async def take_lease(
+    conn: AsyncConnection,
+    table: Table,
+    key: str,
+    holder: str,
+    now: datetime,
+    expires: datetime,
+) -> bool:
+    """Make ``holder`` the holder of the lease ``key`` until ``expires``, unless the row of
+    ``key`` holds a lease that runs past ``now``; whether it did.
+
+    One upsert, so that of concurrent calls for a free key exactly one takes it: on
+    PostgreSQL and SQLite ``INSERT … ON CONFLICT (key) DO UPDATE SET holder = excluded.holder,
+    expires = excluded.expires WHERE expires <= :now RETURNING holder`` (a row comes back
+    only when this call wrote it; PostgreSQL waits for a concurrent writer of the row and
+    then judges its new version). On MariaDB/MySQL ``INSERT … ON DUPLICATE KEY UPDATE holder
+    = CASE WHEN expires <= :now THEN VALUES(holder) ELSE holder END, expires = CASE …`` (in
+    that order: the second assignment still sees the old ``expires``), whose row count
+    cannot tell a new row from an unchanged one, so the row, which the upsert locked, is
+    read back (``SELECT … FOR UPDATE``, its latest version) and its holder compared.
+
+    Raises:
+        NotImplementedError: Another database.
+    """
+    values = {"key": key, "holder": holder, "expires": expires}
+    c = table.c
+    ran_out = c.expires <= now
+    if conn.dialect.name in _MYSQL:
+        upsert = mysql.insert(table).values(values)
+        new = upsert.inserted
+        await conn.execute(
+            upsert.on_duplicate_key_update(
+                [
+                    ("holder", case((ran_out, new.holder), else_=c.holder)),
+                    ("expires", case((ran_out, new.expires), else_=c.expires)),
+                ]
+            )
+        )
+        read = select(c.holder).where(c.key == key).with_for_update()
+        return (await conn.execute(read)).scalar_one_or_none() == holder
+    insert = _ON_CONFLICT.get(conn.dialect.name)
+    if insert is None:
+        raise _unsupported(conn, "claim_lease")
+    upsert = insert(table).values(values)
+    statement = upsert.on_conflict_do_update(
+        index_elements=[c.key],
+        set_={"holder": upsert.excluded.holder, "expires": upsert.excluded.expires},
+        where=ran_out,
+    ).returning(c.holder)
+    return (await conn.execute(statement)).first() is not None

@@ -88,6 +88,9 @@ const provider = new Provider(issuer, {
   clients: options.clients ?? [],
   conformIdTokenClaims: options.conformIdTokenClaims ?? true,
   jwks: { keys: [signingKey()] },
+  // The apps under test listen on 127.0.0.1, which oidc-provider's guard against server-side
+  // request forgery refuses for its own requests (back-channel logout): drop the guard here.
+  fetch: (url, { dispatcher, ...options }) => globalThis.fetch(url, options),
   cookies: { keys: [randomBytes(32).toString('base64url')] },
   scopes: ['openid', 'profile', 'email'],
   claims: {
@@ -129,9 +132,11 @@ for (const event of [
   'grant.error',
   'userinfo.error',
   'end_session.error',
+  'backchannel.error',
 ]) {
   provider.on(event, (ctx, error) => {
-    const detail = error?.error_description ?? '';
+    const cause = error?.cause ? ` (${error.cause.code ?? ''} ${error.cause.message ?? error.cause})` : '';
+    const detail = (error?.error_description ?? '') + cause;
     console.error(`oidc-provider ${event}: ${error?.message ?? error} ${detail}`.trim());
   });
 }

@@ -59,6 +59,13 @@ async def _create_challenges(conn: AsyncConnection, tables: Tables) -> None:
     await conn.run_sync(_ensure_index, tables.challenges, "expires")
 
 
+async def _create_leases(conn: AsyncConnection, tables: Tables) -> None:
+    """Version 5: authui's ``authui_leases`` table, the leases of ``claim_lease`` (one
+    OAuth token refresh at a time per account), with its index on ``expires``."""
+    await conn.run_sync(tables.leases.create, checkfirst=True)
+    await conn.run_sync(_ensure_index, tables.leases, "expires")
+
+
 #: Every version, in order; the last one is what ``init`` creates.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "create the Auth.js tables", _create_tables),
@@ -76,6 +83,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         4,
         "create authui_challenges, the single-use WebAuthn challenges",
         _create_challenges,
+    ),
+    Migration(
+        5,
+        "create authui_leases, the leases that let one process at a time refresh a token",
+        _create_leases,
     ),
 )
 

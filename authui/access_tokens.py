@@ -1,0 +1,128 @@
+"""Fresh access tokens for a user's linked OAuth account: the stored one while it is valid,
+else one refresh through the provider's token endpoint, whose result every concurrent
+caller gets.
+
+Providers that rotate refresh tokens (a refresh answers a new one and spends the old) punish
+two refreshes of one account at once: the second sends a spent token and, at many providers,
+revokes the whole grant. So a refresh first takes a lease on the account through the
+adapter (``claim_lease``: a row in SQL, ``SET NX`` in Redis, the process's memory), which is
+atomic across processes; the holder refreshes and stores the new tokens
+(``update_account``), while every other caller waits for them and reads them back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+
+import httpx
+
+from authui.adapters.base import AdapterAccount, AdapterCalls
+from authui.errors import AuthError, RefreshTokenError
+from authui.oauth.discovery import DiscoveryCache, DiscoveryError
+from authui.oauth.http import ProviderHTTPError
+from authui.oauth.tokens import TokenError, refresh
+from authui.providers.oauth import OAuthProvider
+
+NEEDED_FOR = "fresh access tokens"
+
+REFRESH_SKEW = 60
+"""Seconds before ``expires_at`` that an access token counts as expired already: the
+request it goes with still has time to reach the provider's API."""
+
+LEASE_SECONDS = 30
+"""How long one refresh may hold its account's lease: longer than a token request takes,
+short enough that a crashed holder does not stop the account's refreshes for long."""
+
+POLL_SECONDS = 0.05
+"""How often a caller waiting for another's refresh looks at the account again."""
+
+_TOKEN_FIELDS = ("access_token", "refresh_token", "expires_at", "id_token", "scope")
+
+
+@dataclass(frozen=True, slots=True)
+class Refresher:
+    """What a refresh needs: the adapter, the discovery cache, and the timing settings.
+
+    Attributes:
+        adapter: The configuration's adapter (with ``update_account``, ``claim_lease`` and
+            ``release_lease``).
+        discovery: Where the provider's token endpoint is found.
+        skew: See ``REFRESH_SKEW``.
+        wait: Seconds a caller waits for another's refresh before giving up.
+    """
+
+    adapter: AdapterCalls
+    discovery: DiscoveryCache
+    skew: int = REFRESH_SKEW
+    wait: float = LEASE_SECONDS
+
+    def valid(self, account: AdapterAccount, now: float | None = None) -> bool:
+        """Whether the account's access token may still be sent (``expires_at`` unknown
+        counts as valid: the provider said nothing about it)."""
+        if not account.access_token:
+            return False
+        moment = time.time() if now is None else now
+        return account.expires_at is None or account.expires_at - self.skew > moment
+
+    async def fresh(self, provider: OAuthProvider, account: AdapterAccount) -> AdapterAccount:
+        """``account`` with a valid access token: as stored, or refreshed (once, whoever
+        else asks at the same time, in this process or another).
+
+        Raises:
+            RefreshTokenError: It cannot be refreshed.
+        """
+        if self.valid(account):
+            return account
+        key = f"refresh:{provider.id}:{account.provider_account_id}"
+        deadline = time.monotonic() + self.wait
+        while True:
+            holder = await self.adapter.call("claim_lease", NEEDED_FOR, key, LEASE_SECONDS)
+            if holder is not None:
+                try:
+                    return await self._refresh(provider, account)
+                finally:
+                    await self.adapter.call("release_lease", NEEDED_FOR, key, holder)
+            await asyncio.sleep(POLL_SECONDS)
+            current = await self._stored(provider, account)
+            if self.valid(current):
+                return current
+            if time.monotonic() > deadline:
+                raise RefreshTokenError(
+                    f"Another refresh of the {provider.id} account did not finish in time"
+                )
+
+    async def _stored(self, provider: OAuthProvider, account: AdapterAccount) -> AdapterAccount:
+        found: AdapterAccount | None = await self.adapter.call(
+            "get_account", NEEDED_FOR, account.provider_account_id, provider.id
+        )
+        if found is None:
+            raise RefreshTokenError(f"The {provider.id} account is no longer linked")
+        return found
+
+    async def _refresh(self, provider: OAuthProvider, account: AdapterAccount) -> AdapterAccount:
+        """Under the lease: the stored account if another refresh got there first, else
+        a refresh through the provider, stored."""
+        current = await self._stored(provider, account)
+        if self.valid(current):
+            return current
+        if not current.refresh_token:
+            raise RefreshTokenError(f"The {provider.id} account has no refresh token")
+        try:
+            found = await self.discovery.endpoints(provider, need=("token",))
+            tokens = await refresh(provider, found, current.refresh_token)
+        except AuthError:
+            raise
+        except (ProviderHTTPError, TokenError, DiscoveryError, httpx.HTTPError) as exc:
+            raise RefreshTokenError(
+                f"The {provider.id} token endpoint refused the refresh: {exc}"
+            ) from exc
+        changes = {name: tokens[name] for name in _TOKEN_FIELDS if tokens.get(name) is not None}
+        changes["token_type"] = tokens.get("token_type", "bearer")
+        stored: AdapterAccount | None = await self.adapter.call(
+            "update_account", NEEDED_FOR, provider.id, current.provider_account_id, changes
+        )
+        if stored is None:
+            raise RefreshTokenError(f"The {provider.id} account is no longer linked")
+        return stored

@@ -1,0 +1,145 @@
+"""Fresh access tokens in one process, against a stand-in provider that rotates refresh
+tokens: a valid token is kept, an expired one is refreshed once however many callers ask at
+the same moment, and a refresh the provider refuses is a ``RefreshTokenError`` that changes
+nothing. (Many processes on real databases and a real OpenID provider:
+``tests/access_tokens/test_processes.py``.)"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import time
+
+import httpx
+import pytest
+
+from authui.access_tokens import REFRESH_SKEW, Refresher
+from authui.adapters.base import AdapterAccount, AdapterCalls, AdapterUser
+from authui.adapters.memory import MemoryAdapter
+from authui.errors import RefreshTokenError
+from authui.logger import StandardLogger
+from authui.oauth.discovery import DiscoveryCache
+from authui.providers.oauth import OIDC, OAuthProvider
+from tests.oauth.standin import CLIENT_ID, CLIENT_SECRET, OIDCStandIn, form_of
+
+ISSUER = "https://idp.example.com"
+TOKEN_URL = f"{ISSUER}/token"
+FIRST_REFRESH_TOKEN = "refresh-0"
+
+
+class RotatingTokens:
+    """The provider's token endpoint for refreshes: each refresh token works once and
+    brings a new one (a spent one is ``invalid_grant``, as oidc-provider answers)."""
+
+    def __init__(self) -> None:
+        self.live = {FIRST_REFRESH_TOKEN}
+        self.calls = 0
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        self.calls += 1
+        form = form_of(request)
+        assert form["grant_type"] == "refresh_token"
+        if form["refresh_token"] not in self.live:
+            return httpx.Response(400, json={"error": "invalid_grant"})
+        self.live.discard(form["refresh_token"])
+        new = f"refresh-{self.calls}"
+        self.live.add(new)
+        return httpx.Response(
+            200,
+            json={
+                "access_token": f"access-{self.calls}",
+                "refresh_token": new,
+                "token_type": "Bearer",
+                "expires_in": 3600,
+                "scope": "openid email",
+            },
+        )
+
+
+async def setup(
+    *, expires_at: int | None, refresh_token: str | None = FIRST_REFRESH_TOKEN
+) -> tuple[Refresher, OAuthProvider, AdapterAccount, RotatingTokens, OIDCStandIn]:
+    endpoint = RotatingTokens()
+    standin = OIDCStandIn(ISSUER, claims={}, routes={f"POST {TOKEN_URL}": endpoint})
+    made = OIDC(id="idp", issuer=ISSUER, client_id=CLIENT_ID, client_secret=CLIENT_SECRET)
+    provider = dataclasses.replace(made, custom_fetch=standin)
+    store = MemoryAdapter()
+    user = await store.create_user(AdapterUser(id="u1", email="ada@example.com"))
+    account = AdapterAccount(
+        user_id=user.id,
+        type="oidc",
+        provider="idp",
+        provider_account_id="ada",
+        access_token="access-0",
+        refresh_token=refresh_token,
+        expires_at=expires_at,
+        token_type="bearer",
+    )
+    await store.link_account(account)
+    refresher = Refresher(AdapterCalls(store, StandardLogger()), DiscoveryCache())
+    return refresher, provider, account, endpoint, standin
+
+
+async def test_a_valid_token_is_kept() -> None:
+    refresher, provider, account, endpoint, _ = await setup(expires_at=int(time.time()) + 600)
+
+    assert await refresher.fresh(provider, account) == account
+    assert endpoint.calls == 0
+
+
+async def test_an_expired_token_is_refreshed_and_stored() -> None:
+    soon = int(time.time()) + REFRESH_SKEW - 1  # within the skew: expired already
+    refresher, provider, account, endpoint, standin = await setup(expires_at=soon)
+
+    fresh = await refresher.fresh(provider, account)
+
+    assert (fresh.access_token, fresh.refresh_token) == ("access-1", "refresh-1")
+    assert fresh.expires_at is not None
+    assert abs(fresh.expires_at - (time.time() + 3600)) < 5
+    assert fresh.scope == "openid email"
+    stored = await refresher.adapter.call("get_account", "test", "ada", "idp")
+    assert stored == fresh
+    request = standin.sent("POST", TOKEN_URL)
+    assert request.headers["authorization"].startswith("Basic ")  # the client's own method
+    assert await refresher.fresh(provider, fresh) == fresh  # valid now: no second refresh
+    assert endpoint.calls == 1
+
+
+async def test_callers_at_the_same_moment_share_one_refresh() -> None:
+    refresher, provider, account, endpoint, _ = await setup(expires_at=int(time.time()) - 10)
+
+    found = await asyncio.gather(*(refresher.fresh(provider, account) for _ in range(20)))
+
+    assert endpoint.calls == 1  # the rotated refresh token is never sent twice
+    assert {a.access_token for a in found} == {"access-1"}
+    assert {a.refresh_token for a in found} == {"refresh-1"}
+
+
+@pytest.mark.parametrize(
+    ("refresh_token", "says"),
+    [
+        pytest.param("revoked", "refused", id="refused by the provider"),
+        pytest.param(None, "no refresh token", id="no refresh token"),
+    ],
+)
+async def test_a_refresh_that_cannot_happen_changes_nothing(
+    refresh_token: str | None, says: str
+) -> None:
+    refresher, provider, account, _, _ = await setup(
+        expires_at=int(time.time()) - 10, refresh_token=refresh_token
+    )
+
+    with pytest.raises(RefreshTokenError, match=says):
+        await refresher.fresh(provider, account)
+
+    assert await refresher.adapter.call("get_account", "test", "ada", "idp") == account
+    # The lease is given back: a later call tries again rather than waiting.
+    with pytest.raises(RefreshTokenError, match=says):
+        await refresher.fresh(provider, account)
+
+
+async def test_an_unknown_expiry_counts_as_valid() -> None:
+    refresher, provider, account, endpoint, _ = await setup(expires_at=None)
+
+    assert (await refresher.fresh(provider, account)).access_token == "access-0"
+    assert endpoint.calls == 0
