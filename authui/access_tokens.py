@@ -18,12 +18,14 @@ from dataclasses import dataclass
 
 import httpx
 
-from authui.adapters.base import AdapterAccount, AdapterCalls
-from authui.errors import AuthError, RefreshTokenError
+from authui.adapters.base import AdapterAccount, AdapterCalls, require_adapter
+from authui.context import Context
+from authui.errors import AuthError, InvalidProvider, RefreshTokenError
 from authui.oauth.discovery import DiscoveryCache, DiscoveryError
 from authui.oauth.http import ProviderHTTPError
 from authui.oauth.tokens import TokenError, refresh
 from authui.providers.oauth import OAuthProvider
+from authui.sessions.current import signed_in_user
 
 NEEDED_FOR = "fresh access tokens"
 
@@ -126,3 +128,28 @@ class Refresher:
         if stored is None:
             raise RefreshTokenError(f"The {provider.id} account is no longer linked")
         return stored
+
+
+async def access_token(ctx: Context, provider_id: str, *, skew: int = REFRESH_SKEW) -> str | None:
+    """The signed-in user's valid access token at ``provider_id`` (refreshed when it has
+    expired), or ``None`` when the request has no signed-in user.
+
+    Raises:
+        RefreshTokenError: The user has no account at that provider, or its token cannot
+            be refreshed.
+        InvalidProvider: ``provider_id`` is no OAuth provider of the configuration.
+        MissingAdapter: The configuration has no adapter.
+    """
+    provider = ctx.options.provider(provider_id)
+    if not isinstance(provider, OAuthProvider):
+        raise InvalidProvider(f"{provider_id!r} is not an OAuth provider: it has no tokens")
+    adapter = require_adapter(ctx.options.adapter, NEEDED_FOR)
+    user = await signed_in_user(ctx, adapter, NEEDED_FOR)
+    if user is None:
+        return None
+    accounts: list[AdapterAccount] = await adapter.call("list_user_accounts", NEEDED_FOR, user.id)
+    account = next((a for a in accounts if a.provider == provider.id), None)
+    if account is None:
+        raise RefreshTokenError(f"The signed-in user has no {provider.id} account")
+    fresh = await Refresher(adapter, ctx.options.discovery, skew).fresh(provider, account)
+    return fresh.access_token

@@ -14,6 +14,7 @@ from typing import Literal, overload
 from urllib.parse import urlsplit, urlunsplit
 
 from authui import htmx
+from authui.access_tokens import access_token
 from authui.actions import dispatch
 from authui.callbacks import invoke
 from authui.config import AuthConfig
@@ -110,16 +111,45 @@ async def session_of(request: Request, config: AuthConfig) -> tuple[JSONValue, l
     session (the first and the last are logged, as the routes log them; the cookie is
     kept, so the session is back with the database).
     """
-    options = resolve(config)
+    ctx = _app_context(request, resolve(config))
+    if ctx is None:
+        return None, []
+    try:
+        return await strategy_for(ctx.options).read(ctx)
+    except ServiceUnavailable as outage:
+        ctx.options.logger.error(outage)
+        return None, []
+
+
+async def access_token_of(request: Request, config: AuthConfig, provider_id: str) -> str | None:
+    """A valid access token of the signed-in user's account at ``provider_id``, refreshed
+    when it has expired (``authui.access_tokens``); ``None`` when nobody is signed in. For
+    integrations acting on the app's behalf: never a route (no browser may fetch tokens).
+
+    Raises:
+        RefreshTokenError: The user has no account there, or its token cannot be refreshed.
+        InvalidProvider: ``provider_id`` is no OAuth provider of the configuration.
+        MissingAdapter: The configuration has no adapter (tokens are kept in the accounts
+            table).
+    """
+    ctx = _app_context(request, resolve(config))
+    if ctx is None:
+        return None
+    return await access_token(ctx, provider_id)
+
+
+def _app_context(request: Request, options: Options) -> Context | None:
+    """The context of a call an integration makes for the app (no action, no CSRF); ``None``
+    when the request's host is not served or the configuration is broken (logged)."""
     try:
         url, origin = _effective_url(request, options)
     except InvalidHost:
-        return None, []
+        return None
     problems = options.config_errors
     if problems:
         options.logger.error(problems[0])
-        return None, []
-    ctx = Context(
+        return None
+    return Context(
         request=request,
         options=options,
         action="session",
@@ -131,11 +161,6 @@ async def session_of(request: Request, config: AuthConfig) -> tuple[JSONValue, l
         csrf=NO_CSRF,
         callback_url=origin,
     )
-    try:
-        return await strategy_for(options).read(ctx)
-    except ServiceUnavailable as outage:
-        options.logger.error(outage)
-        return None, []
 
 
 async def _handle(

@@ -138,6 +138,18 @@ class _Auth:
         session: dict[str, Any] | None = store.authui_session
         return session
 
+    async def get_access_token(self, provider: str) -> str | None:
+        """A valid access token of the signed-in user's account at ``provider``, to call
+        its API: the stored one, or a new one when it has expired (one refresh however many
+        requests ask at once, in any process); ``None`` when nobody is signed in.
+
+        Raises:
+            RefreshTokenError: The user has no account there, or it cannot be refreshed
+                (no refresh token, or the provider refused it): send them to sign in with
+                the provider again.
+        """
+        return await (await _caller()).access_token(provider)
+
     def required(self, view: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R | Response]]:
         """Let only signed-in (and ``authorized``) users through.
 

@@ -211,6 +211,10 @@ class Adapter(Protocol):
     returns how many it deleted (``0`` for a user without any, or an unknown user); other
     users' sessions stay. authui calls it for an OpenID back-channel logout. A store that
     drops expired sessions by itself (Redis) counts only those that had not expired.
+
+    ``list_user_accounts(user_id) -> list[AdapterAccount]`` returns every account linked to
+    the user (none for an unknown user), ordered by provider then provider account id.
+    ``get_access_token`` finds the user's account at a provider through it.
     """
 
     async def create_user(self, user: AdapterUser) -> AdapterUser: ...
@@ -377,6 +381,7 @@ OPTIONAL_METHODS: Mapping[str, str] = {
     "claim_lease": "one token refresh at a time per account, in every process",
     "release_lease": "one token refresh at a time per account, in every process",
     "delete_user_sessions": "back-channel logout with database sessions",
+    "list_user_accounts": "finding a user's account at a provider (get_access_token)",
 }
 """The methods beyond Auth.js's interface (documented on ``Adapter``) and what uses each.
 An adapter may lack any of them and still start: callers ask ``AdapterCalls.has`` first

@@ -125,6 +125,10 @@ class MemoryAdapter:
     async def get_account(self, provider_account_id: str, provider: str) -> AdapterAccount | None:
         return self.accounts.get((provider, provider_account_id))
 
+    async def list_user_accounts(self, user_id: str) -> list[AdapterAccount]:
+        found = [a for key, a in sorted(self.accounts.items()) if a.user_id == user_id]
+        return found
+
     async def update_account(
         self, provider: str, provider_account_id: str, changes: Mapping[str, Any]
     ) -> AdapterAccount | None:

@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 from authui.config import AuthConfig
 from authui.cookies import Cookie, CookieTable
-from authui.core import Auth, session_of, to_response
+from authui.core import Auth, access_token_of, session_of, to_response
 from authui.errors import AuthError, InvalidHost
 from authui.http import Headers, InternalResponse
 from authui.http import Request as CoreRequest
@@ -155,6 +155,16 @@ class Caller:
         if federated:
             body["federated"] = "1"
         return _redirect(await self.call(self._path("signout"), body))
+
+    async def access_token(self, provider: str) -> str | None:
+        """The signed-in user's valid access token at ``provider`` (refreshed when it has
+        expired); ``None`` when nobody is signed in (see ``authui.core.access_token_of``).
+
+        Raises:
+            RefreshTokenError: No account there, or its token cannot be refreshed.
+        """
+        request = CoreRequest.build("GET", self.url, headers=self.headers, client=self.client)
+        return await access_token_of(request, self.config, provider)
 
     async def update(self, data: Mapping[str, Any]) -> tuple[dict[str, Any] | None, list[Cookie]]:
         """Update the session (``trigger="update"``): the new one and its cookies."""

@@ -1,4 +1,5 @@
-"""Server-side ``sign_in``, ``sign_out`` and ``update`` for Starlette and FastAPI views."""
+"""Server-side ``sign_in``, ``sign_out``, ``update`` and ``get_access_token`` for Starlette
+and FastAPI views."""
 
 from __future__ import annotations
 
@@ -78,6 +79,20 @@ async def sign_out(
         here.session, here.loaded = None, True
         request.state.auth = None
     return response
+
+
+async def get_access_token(
+    request: HTTPConnection, provider: str, *, config: ConfigSource | None = None
+) -> str | None:
+    """A valid access token of the signed-in user's account at ``provider``, to call its
+    API: the stored one, or a new one when it has expired (one refresh however many requests
+    ask at once, in any process); ``None`` when nobody is signed in.
+
+    Raises:
+        RefreshTokenError: The user has no account there, or it cannot be refreshed (no
+            refresh token, or the provider refused it): send them to sign in again.
+    """
+    return await (await _caller(request, config)).access_token(provider)
 
 
 async def update(

@@ -27,9 +27,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+from authui.access_tokens import Refresher
+from authui.adapters.base import AdapterCalls
 from authui.adapters.from_url import TablesOnFirstUse
 from authui.adapters.redis import RedisAdapter
 from authui.adapters.sqlalchemy import SQLAlchemyAdapter, SQLNaming
+from authui.logger import StandardLogger
+from authui.oauth.discovery import DiscoveryCache
+from authui.providers.oauth import OIDC
 
 _BARRIER_TIMEOUT = 120.0  # seconds: every racer starts within this time on a busy machine
 
@@ -54,6 +59,8 @@ async def run(adapter: Any, spec: dict[str, Any]) -> Any:
     task = spec["task"]
     store = TablesOnFirstUse(adapter) if task == "first-use" else adapter
     try:
+        if task == "refresh":
+            return await refresh(store, spec)
         if task == "use-challenges":
             found = await asyncio.gather(*(store.use_challenge(key) for key in spec["keys"]))
             return [challenge.key for challenge in found if challenge is not None]
@@ -66,6 +73,21 @@ async def run(adapter: Any, spec: dict[str, Any]) -> Any:
         return await store.get_user("nobody")
     finally:
         await adapter.close()
+
+
+async def refresh(adapter: Any, spec: dict[str, Any]) -> list[str | None]:
+    provider = OIDC(
+        id="op",
+        issuer=spec["issuer"],
+        client_id=spec["client_id"],
+        client_secret=spec["client_secret"],
+    )
+    refresher = Refresher(AdapterCalls(adapter, StandardLogger()), DiscoveryCache())
+    account = await adapter.get_account(spec["account"], "op")
+    found = await asyncio.gather(
+        *(refresher.fresh(provider, account) for _ in range(spec["count"]))
+    )
+    return [a.access_token for a in found]
 
 
 def main(spec: dict[str, Any]) -> Any:

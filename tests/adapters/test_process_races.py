@@ -8,6 +8,9 @@ them start their task at the same moment.
   version is recorded once.
 - Single-use challenges: two processes race ``use_challenge`` for the same keys (on
   PostgreSQL, MariaDB, a SQLite file and Redis): each key goes to exactly one of them.
+- Token refresh: two processes refresh one expired account 20 times at once against a real
+  OpenID provider (npm ``oidc-provider``) whose refresh tokens rotate: one refresh reaches
+  the provider, and every caller gets its token.
 - Leases: two processes make 20 concurrent ``claim_lease`` calls for each of a few keys
   (10 each), on new keys and again once their leases have run out: each lease goes to
   exactly one call.
@@ -15,28 +18,33 @@ them start their task at the same moment.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import hashlib
 import json
 import secrets
 import subprocess
 import sys
+import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
+import httpx
 import pytest
 from redis.asyncio import Redis
 from sqlalchemy import inspect, select, update
 from sqlalchemy.engine import make_url
 
-from authui.adapters.base import Challenge
+from authui.adapters.base import AdapterAccount, AdapterUser, Challenge
 from authui.adapters.redis import RedisAdapter
 from authui.adapters.sql.migrations import LATEST_VERSION, SchemaMigrator
 from authui.adapters.sqlalchemy import SQLAlchemyAdapter, SQLNaming
+from tests.peers.oidc_provider import OIDCProvider, client, log_in, oidc_provider
 from tests.peers.pgadapter_node import execute, fresh_schema, run_isolated
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -258,3 +266,107 @@ def test_two_processes_claiming_a_lease_at_once_give_it_to_one(
     holders = {holder for _, holder in claimed}
     assert len(holders) == len(new + old)
     assert not holders & set(old_holders)
+
+
+# Token refresh against a real OpenID provider ---------------------------------------------
+
+APP_CALLBACK = "http://127.0.0.1:9/callback"
+"""The redirect URI the provider's client names (never opened: the code is read off it)."""
+CLIENT_ID, CLIENT_SECRET = "racer-app", "racer-secret-0123456789"
+
+
+@pytest.fixture(scope="module")
+def rotating_provider() -> Iterator[OIDCProvider]:
+    """``oidc-provider`` issuing refresh tokens that rotate: each works once."""
+    registered = client(CLIENT_ID, APP_CALLBACK, "client_secret_basic", CLIENT_SECRET, refresh=True)
+    with oidc_provider([registered], refresh_tokens={"rotate": True}) as provider:
+        yield provider
+
+
+def tokens_of_a_sign_in(provider: OIDCProvider, login: str) -> dict[str, Any]:
+    """A sign-in at the provider as a browser and an app would do it: its token answer."""
+    verifier = secrets.token_urlsafe(32)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest())
+    discovery = httpx.get(f"{provider.issuer}/.well-known/openid-configuration").json()
+    query = {
+        "client_id": CLIENT_ID,
+        "response_type": "code",
+        "redirect_uri": APP_CALLBACK,
+        "scope": "openid email",
+        "state": secrets.token_urlsafe(8),
+        "code_challenge": challenge.rstrip(b"=").decode(),
+        "code_challenge_method": "S256",
+    }
+    back = log_in(f"{discovery['authorization_endpoint']}?{urlencode(query)}", APP_CALLBACK, login)
+    code = dict(parse_qsl(urlsplit(back).query))["code"]
+    form = {
+        "grant_type": "authorization_code",
+        "code": code,
+        "redirect_uri": APP_CALLBACK,
+        "code_verifier": verifier,
+    }
+    answer = httpx.post(discovery["token_endpoint"], data=form, auth=(CLIENT_ID, CLIENT_SECRET))
+    answer.raise_for_status()
+    tokens: dict[str, Any] = answer.json()
+    return tokens
+
+
+async def store_expired_account(store: Store, login: str, tokens: dict[str, Any]) -> None:
+    """The user and the account a sign-in stored, its access token expired since."""
+    async with lease_adapter(store) as adapter:
+        user = await adapter.create_user(AdapterUser(id=str(uuid.uuid4()), email=f"{login}@x.io"))
+        account = AdapterAccount(
+            user_id=user.id,
+            type="oidc",
+            provider="op",
+            provider_account_id=login,
+            access_token=tokens["access_token"],
+            refresh_token=tokens["refresh_token"],
+            expires_at=int(time.time()) - 10,
+            token_type="bearer",
+        )
+        await adapter.link_account(account)
+
+
+async def stored_account(store: Store, login: str) -> AdapterAccount | None:
+    async with lease_adapter(store) as adapter:
+        found: AdapterAccount | None = await adapter.get_account(login, "op")
+        return found
+
+
+def test_two_processes_refreshing_one_account_call_the_provider_once(
+    challenge_store: Store, rotating_provider: OIDCProvider, tmp_path: Path
+) -> None:
+    """20 concurrent refreshes of one expired account, 10 from each of two processes,
+    against a provider whose refresh tokens work once (a spent one is refused, and makes
+    it revoke the grant): one refresh at the provider, every caller gets its access token,
+    and the stored refresh token is the new one, which still works."""
+    login = f"racer{secrets.token_hex(4)}"
+    tokens = tokens_of_a_sign_in(rotating_provider, login)
+    run_isolated(lambda: store_expired_account(challenge_store, login, tokens))
+    before = rotating_provider.grants("refresh_token")
+
+    spec = {
+        "issuer": rotating_provider.issuer,
+        "client_id": CLIENT_ID,
+        "client_secret": CLIENT_SECRET,
+        "account": login,
+        "count": CLAIMS_PER_PROCESS,
+    }
+    first, second = race(challenge_store, "refresh", 2, tmp_path, **spec)
+
+    assert rotating_provider.grants("refresh_token") - before == 1
+    stored = run_isolated(lambda: stored_account(challenge_store, login))
+    assert stored is not None
+    assert stored.access_token != tokens["access_token"]
+    assert set(first + second) == {stored.access_token}
+    assert stored.refresh_token != tokens["refresh_token"]
+    assert stored.expires_at is not None
+    assert stored.expires_at > time.time()
+    again = httpx.post(
+        f"{rotating_provider.issuer}/token",
+        data={"grant_type": "refresh_token", "refresh_token": stored.refresh_token},
+        auth=(CLIENT_ID, CLIENT_SECRET),
+    )
+    assert again.status_code == 200, again.text  # the grant was never revoked
+    assert rotating_provider.errors() == []

@@ -1,6 +1,6 @@
 """authui's extensions for OAuth token refresh and back-channel logout, on every adapter
 kind (memory, SQLite, PostgreSQL, MariaDB, Redis): ``update_account``, ``claim_lease`` with
-``release_lease``, and ``delete_user_sessions``.
+``release_lease``, ``delete_user_sessions`` and ``list_user_accounts``.
 
 The SQL tables are made once per module (PostgreSQL in a schema of its own, MariaDB under a
 table prefix of its own) and emptied before each test; SQLite is a new file per test; Redis
@@ -42,7 +42,13 @@ from tests.conftest import ENV
 from tests.peers.pgadapter_node import fresh_schema, run_isolated
 
 KINDS = ["memory", "sqlite", "postgresql", "mariadb", "redis"]
-NEW_METHODS = ("update_account", "claim_lease", "release_lease", "delete_user_sessions")
+NEW_METHODS = (
+    "update_account",
+    "claim_lease",
+    "release_lease",
+    "delete_user_sessions",
+    "list_user_accounts",
+)
 
 Adapter = MemoryAdapter | SQLAlchemyAdapter | RedisAdapter
 
@@ -216,6 +222,30 @@ async def test_update_account_changes_only_the_given_fields(adapter: Adapter) ->
     found = await adapter.update_account("github", account.provider_account_id, every)
     assert found == done
     assert await adapter.get_account(account.provider_account_id, "github") == done
+
+
+async def test_list_user_accounts_gives_the_user_s_accounts_in_order(adapter: Adapter) -> None:
+    account = await linked(adapter)
+    others = [
+        new_account(account.user_id, provider="google", provider_account_id="g-2"),
+        new_account(account.user_id, provider="discord", provider_account_id="d-1"),
+    ]
+    for other in others:
+        await adapter.link_account(other)
+    stranger = await linked(adapter)
+
+    found = await adapter.list_user_accounts(account.user_id)
+
+    assert [(a.provider, a.provider_account_id) for a in found] == [
+        ("discord", "d-1"),
+        ("github", account.provider_account_id),
+        ("google", "g-2"),
+    ]
+    assert found[1] == account  # the whole record, tokens included
+    assert await adapter.list_user_accounts(stranger.user_id) == [stranger]
+    assert await adapter.list_user_accounts(new_user().id) == []
+    await adapter.unlink_account("google", "g-2")
+    assert len(await adapter.list_user_accounts(account.user_id)) == 2
 
 
 async def test_update_account_of_no_account_is_none(adapter: Adapter) -> None:

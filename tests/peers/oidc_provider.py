@@ -185,6 +185,11 @@ class OIDCProvider:
             if line.startswith("oidc-provider ") and "WARNING" not in line
         ]
 
+    def grants(self, grant_type: str) -> int:
+        """How many tokens the token endpoint has issued for ``grant_type`` so far."""
+        line = f"oidc-provider-grant {grant_type}"
+        return sum(1 for found in self.log_text().splitlines() if found == line)
+
     def stop(self) -> None:
         """Stop the process (if it runs) and release the socket (if it was never started)."""
         if self._listener is not None:

@@ -200,6 +200,16 @@ class RedisUsers(RedisKeys):
             AdapterAccount, await self._redis.get(self.account_key(provider, provider_account_id))
         )
 
+    async def list_user_accounts(self, user_id: str) -> list[AdapterAccount]:
+        """Every account in the user's ``user-accounts:`` set, by provider and id."""
+        members = sorted(texts(await self._redis.smembers(self.user_accounts_key(user_id))))
+        if not members:
+            return []
+        values = await self._redis.mget([f"{self._prefix}account:{m}" for m in members])
+        found = [load(AdapterAccount, value) for value in values]
+        accounts = [a for a in found if a is not None]
+        return sorted(accounts, key=lambda a: (a.provider, a.provider_account_id))
+
     async def update_account(
         self, provider: str, provider_account_id: str, changes: Mapping[str, Any]
     ) -> AdapterAccount | None:

@@ -227,6 +227,21 @@ class SQLAlchemyAdapter(SQLExtensions):
         row = await self._first(query)
         return account_from(accounts, row) if row else None
 
+    async def list_user_accounts(self, user_id: str) -> list[AdapterAccount]:
+        """Every account linked to the user, by provider and provider account id."""
+        key = self._user_key(user_id)
+        if key is None:
+            return []
+        accounts = self.tables.accounts
+        query = (
+            select(accounts)
+            .where(accounts.c.user_id == key)
+            .order_by(accounts.c.provider, accounts.c.provider_account_id)
+        )
+        async with self._transaction() as conn:
+            rows = (await conn.execute(query)).all()
+        return [account_from(accounts, row) for row in rows]
+
     async def update_account(
         self, provider: str, provider_account_id: str, changes: Mapping[str, Any]
     ) -> AdapterAccount | None:

@@ -141,6 +141,11 @@ for (const event of [
   });
 }
 
+// One line per token issued at the token endpoint, for tests that count refreshes.
+provider.on('grant.success', (ctx) => {
+  console.error(`oidc-provider-grant ${ctx.oidc.params.grant_type}`);
+});
+
 handler = provider.callback();
 process.stdout.write(`${JSON.stringify({ issuer })}\n`);
 
