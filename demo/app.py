@@ -45,7 +45,26 @@ async def protected() -> str:
 @app.get("/profile")
 @auth.required
 async def profile() -> str:
-    return await render_template("profile.html", session=await auth(), oauth=settings.OAUTH_BUTTONS)
+    return await render_template("profile.html", **await profile_context())
+
+
+@app.get("/profile/userinfo")
+@auth.required
+async def profile_userinfo() -> str:
+    """The profile with what the OpenID provider's userinfo answers to a fresh access token."""
+    provider = settings.FRESH_TOKEN_PROVIDER
+    if provider is None:
+        return await render_template("profile.html", **await profile_context())
+    found = await settings.userinfo_context(lambda: auth.get_access_token(provider.id))
+    return await render_template("profile.html", **await profile_context(), **found)
+
+
+async def profile_context() -> dict[str, Any]:
+    return {
+        "session": await auth(),
+        "oauth": settings.OAUTH_BUTTONS,
+        "fresh_token_provider": settings.FRESH_TOKEN_PROVIDER,
+    }
 
 
 @app.get("/dev/mailbox")

@@ -9,6 +9,8 @@ dependency, and ``/api/me`` shows the JSON side (401 without a session).
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -18,6 +20,7 @@ from authui.fastapi import (
     AuthMiddleware,
     RequireSession,
     Session,
+    get_access_token,
 )
 from demo import settings
 from demo.starlette_app import choose_theme, lifespan, mailbox, templates
@@ -40,8 +43,25 @@ async def protected(request: Request, session: RequireSession) -> Response:
 
 @app.get("/profile", response_class=HTMLResponse)
 async def profile(request: Request, session: RequireSession) -> Response:
-    context = {"session": session, "oauth": settings.OAUTH_BUTTONS}
+    return templates.TemplateResponse(request, "profile.html", profile_context(session))
+
+
+@app.get("/profile/userinfo", response_class=HTMLResponse)
+async def profile_userinfo(request: Request, session: RequireSession) -> Response:
+    """The profile with what the OpenID provider's userinfo answers to a fresh access token."""
+    context = profile_context(session)
+    provider = settings.FRESH_TOKEN_PROVIDER
+    if provider is not None:
+        context |= await settings.userinfo_context(lambda: get_access_token(request, provider.id))
     return templates.TemplateResponse(request, "profile.html", context)
+
+
+def profile_context(session: Session) -> dict[str, Any]:
+    return {
+        "session": session,
+        "oauth": settings.OAUTH_BUTTONS,
+        "fresh_token_provider": settings.FRESH_TOKEN_PROVIDER,
+    }
 
 
 @app.get("/api/me")

@@ -30,9 +30,11 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 from authui import (
     AuthConfig,
@@ -45,6 +47,7 @@ from authui import (
 )
 from authui.adapters import AdapterUser
 from authui.adapters.from_url import adapter_from_url
+from authui.errors import RefreshTokenError
 from authui.mail.console import ConsoleOutbox
 from authui.pages.packs import installed_packs
 from authui.providers.console_email import ConsoleEmail
@@ -107,6 +110,10 @@ OAUTH_PROVIDERS = providers_from_env(os.environ)
 OAUTH_BUTTONS = [p for p in OAUTH_PROVIDERS if isinstance(p, OAuthProvider)]
 """The OAuth providers the profile page offers to connect."""
 
+FRESH_TOKEN_PROVIDER = next((p for p in OAUTH_BUTTONS if p.id == "oidc"), None)
+"""The OpenID provider (``AUTH_OIDC_*``) whose userinfo the profile page calls with a fresh
+access token (``get_access_token``), if one is configured."""
+
 MAILBOX: ConsoleOutbox | None = None if os.environ.get("AUTH_EMAIL_SERVER") else ConsoleOutbox()
 """The development mailbox, when links are not sent through a real server."""
 
@@ -120,6 +127,35 @@ def email_provider() -> EmailProvider:
 
 
 EMAIL = email_provider()
+
+
+async def provider_userinfo(access_token: str) -> dict[str, Any]:
+    """``GET`` the OpenID provider's userinfo endpoint (from its discovery document) with
+    ``access_token``, as an app calls a provider's API on the user's behalf."""
+    issuer = os.environ["AUTH_OIDC_ISSUER"].rstrip("/")  # as providers_from_env found it
+    async with httpx.AsyncClient(timeout=10) as client:
+        discovery = (await client.get(f"{issuer}/.well-known/openid-configuration")).json()
+        answer = await client.get(
+            discovery["userinfo_endpoint"], headers={"Authorization": f"Bearer {access_token}"}
+        )
+    answer.raise_for_status()
+    found: dict[str, Any] = answer.json()
+    return found
+
+
+async def userinfo_context(access_token: Callable[[], Awaitable[str | None]]) -> dict[str, Any]:
+    """The profile page's userinfo section: what the provider answered with a fresh token
+    (``access_token()`` gets it, refreshing it when it has expired), or why there is none."""
+    try:
+        token = await access_token()
+    except RefreshTokenError:
+        return {"userinfo_error": "Your sign-in with the provider has expired: sign in again."}
+    if token is None:
+        return {"userinfo_error": "Nobody is signed in."}
+    try:
+        return {"userinfo": await provider_userinfo(token)}
+    except httpx.HTTPError as exc:
+        return {"userinfo_error": f"The provider did not answer: {exc}"}
 
 
 def session_with_user_id(

@@ -20,7 +20,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from authui.starlette import AuthApp, AuthMiddleware, setup_templates
+from authui.starlette import AuthApp, AuthMiddleware, get_access_token, setup_templates
 from demo import settings
 
 
@@ -42,8 +42,24 @@ async def protected(request: Request) -> Response:
 
 
 async def profile(request: Request) -> Response:
-    context = {"session": request.state.auth, "oauth": settings.OAUTH_BUTTONS}
+    return templates.TemplateResponse(request, "profile.html", profile_context(request))
+
+
+async def profile_userinfo(request: Request) -> Response:
+    """The profile with what the OpenID provider's userinfo answers to a fresh access token."""
+    context = profile_context(request)
+    provider = settings.FRESH_TOKEN_PROVIDER
+    if provider is not None:
+        context |= await settings.userinfo_context(lambda: get_access_token(request, provider.id))
     return templates.TemplateResponse(request, "profile.html", context)
+
+
+def profile_context(request: Request) -> dict[str, Any]:
+    return {
+        "session": request.state.auth,
+        "oauth": settings.OAUTH_BUTTONS,
+        "fresh_token_provider": settings.FRESH_TOKEN_PROVIDER,
+    }
 
 
 async def mailbox(request: Request) -> Response:
@@ -77,6 +93,7 @@ app = Starlette(
         Route("/", home),
         Route("/protected", protected),
         Route("/profile", profile),
+        Route("/profile/userinfo", profile_userinfo),
         Route("/dev/mailbox", mailbox),
         Route("/theme", choose_theme),
         Mount("/auth", AuthApp(settings.config_for, base_path="/auth")),

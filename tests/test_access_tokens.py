@@ -9,18 +9,23 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
+from typing import Any
 
 import httpx
 import pytest
 
+from authui import SessionOptions
 from authui.access_tokens import REFRESH_SKEW, Refresher
 from authui.adapters.base import AdapterAccount, AdapterCalls, AdapterUser
 from authui.adapters.memory import MemoryAdapter
-from authui.errors import RefreshTokenError
+from authui.core import access_token_of
+from authui.errors import InvalidProvider, RefreshTokenError
+from authui.http import Request
 from authui.logger import StandardLogger
 from authui.oauth.discovery import DiscoveryCache
 from authui.providers.oauth import OIDC, OAuthProvider
-from tests.oauth.standin import CLIENT_ID, CLIENT_SECRET, OIDCStandIn, form_of
+from authui.testing import AuthClient
+from tests.oauth.standin import CLIENT_ID, CLIENT_SECRET, OIDCStandIn, form_of, sign_in_through
 
 ISSUER = "https://idp.example.com"
 TOKEN_URL = f"{ISSUER}/token"
@@ -143,3 +148,67 @@ async def test_an_unknown_expiry_counts_as_valid() -> None:
 
     assert (await refresher.fresh(provider, account)).access_token == "access-0"
     assert endpoint.calls == 0
+
+
+# --- the signed-in user's token, as the integrations ask for it ---------------------------
+
+
+async def signed_in(strategy: str) -> tuple[AuthClient, MemoryAdapter, RotatingTokens]:
+    """A user signed in through a stand-in OpenID provider whose refresh tokens rotate;
+    the browser (with its cookies), the store and the token endpoint's refresh answers."""
+    endpoint = RotatingTokens()
+    standin = OIDCStandIn(
+        ISSUER,
+        claims={"sub": "ada", "email": "ada@example.com"},
+        token_extra={"refresh_token": FIRST_REFRESH_TOKEN},
+    )
+    sign_in_answer = standin.routes[f"POST {TOKEN_URL}"]
+
+    def token(request: httpx.Request) -> Any:
+        if form_of(request)["grant_type"] == "refresh_token":
+            return endpoint(request)
+        return sign_in_answer(request)
+
+    standin.routes[f"POST {TOKEN_URL}"] = token
+    store = MemoryAdapter()
+    provider = OIDC(id="idp", issuer=ISSUER, client_id=CLIENT_ID, client_secret=CLIENT_SECRET)
+    outcome = await sign_in_through(
+        provider,
+        standin,
+        adapter=store,
+        session=SessionOptions(strategy=strategy),  # type: ignore[arg-type]
+    )
+    assert outcome.session["user"]["email"] == "ada@example.com"
+    return outcome.client, store, endpoint
+
+
+async def token_of(client: AuthClient, provider_id: str = "idp") -> str | None:
+    cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+    request = Request.build("GET", client.url("session"), headers={"cookie": cookie})
+    return await access_token_of(request, client.config, provider_id)
+
+
+@pytest.mark.parametrize("strategy", ["database", "jwt"])
+async def test_the_signed_in_user_s_token_is_kept_then_refreshed(strategy: str) -> None:
+    client, store, endpoint = await signed_in(strategy)
+
+    assert await token_of(client) == "access-token-1"  # the sign-in's, still valid
+    assert endpoint.calls == 0
+    [(key, account)] = store.accounts.items()
+    store.accounts[key] = dataclasses.replace(account, expires_at=int(time.time()) - 1)
+
+    assert await token_of(client) == "access-1"
+    assert endpoint.calls == 1
+    assert store.accounts[key].refresh_token == "refresh-1"
+
+
+async def test_no_token_without_a_signed_in_user_and_a_clear_error_otherwise() -> None:
+    client, store, _ = await signed_in("database")
+    stranger = AuthClient(client.config)
+
+    assert await token_of(stranger) is None
+    with pytest.raises(InvalidProvider, match="nowhere"):
+        await token_of(client, "nowhere")
+    store.accounts.clear()  # the account was unlinked
+    with pytest.raises(RefreshTokenError, match="no idp account"):
+        await token_of(client)

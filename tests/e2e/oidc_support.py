@@ -71,6 +71,9 @@ class Variant:
     """The provider runs Back-Channel Logout and its client registers the demo's
     ``/auth/backchannel-logout/oidc``: a sign-out at the provider ends the demo's
     sessions."""
+    refresh_tokens: bool = False
+    """The provider issues refresh tokens that rotate, and access tokens of 30 seconds
+    (under ``get_access_token``'s 60-second skew: every use refreshes first)."""
 
 
 @dataclass(frozen=True)
@@ -138,12 +141,19 @@ def oidc_demo(variant: Variant) -> Iterator[OIDCDemo]:
             if variant.backchannel_logout:
                 more["backchannel_logout_uri"] = demo.backchannel_logout_uri
             registered = client(
-                env["AUTH_OIDC_ID"], demo.callback_url, variant.client_auth, secret, **more
+                env["AUTH_OIDC_ID"],
+                demo.callback_url,
+                variant.client_auth,
+                secret,
+                refresh=variant.refresh_tokens,
+                **more,
             )
+            refresh = {"rotate": True, "accessTokenTtl": 30} if variant.refresh_tokens else None
             provider.start(
                 [registered],
                 conform_id_token_claims=variant.claims_from_userinfo,
                 backchannel_logout=variant.backchannel_logout,
+                refresh_tokens=refresh,
             )
             yield demo
 
