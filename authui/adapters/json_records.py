@@ -11,19 +11,12 @@ import types
 from datetime import UTC, datetime
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
+from authui.adapters.base import ACCOUNT_TOKEN_FIELDS
+
 R = TypeVar("R")
 
-OAUTH_FIELDS = frozenset(
-    {
-        "access_token",
-        "refresh_token",
-        "expires_at",
-        "id_token",
-        "scope",
-        "token_type",
-        "session_state",
-    }
-)
+OAUTH_FIELDS = frozenset(ACCOUNT_TOKEN_FIELDS)
+"""Record fields that keep their OAuth names in Auth.js's records (no camelCase)."""
 SPECIAL_NAMES = {"credential_id": "credentialID"}
 
 

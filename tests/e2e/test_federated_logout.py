@@ -11,28 +11,31 @@ which leaves the provider's session, so that the next sign-in goes straight thro
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
-import pytest_asyncio
 
-from tests.e2e.conftest import CSP_REPORTER, DemoWatch, guarded_context
 from tests.e2e.oidc_support import (
     SIGN_IN_BUTTON,
-    OIDCDemo,
     OIDCDemos,
     Variant,
     back_on_demo,
     choose_oidc,
     open_sign_in,
-    watch_demo_pages,
 )
-from tests.e2e.test_oidc_flows import NewPage, assert_signed_out, first_sign_in
+from tests.e2e.test_oidc_flows import (
+    NewPage,
+    assert_signed_out,
+    first_sign_in,
+    new_page,
+    oidc_demos,
+)
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, BrowserContext, Page, Request
+    from playwright.async_api import Page, Request
+
+__all__ = ["new_page", "oidc_demos"]  # fixtures, used by name
 
 FEDERATED = Variant(
     "federated-basic-idtoken-jwt", "client_secret_basic", False, "jwt", federated_logout=True
@@ -48,47 +51,6 @@ BACKCHANNEL = Variant(
 """A confidential client with database sessions, whose provider sends logout tokens."""
 PROVIDER_NAME = "OpenID Connect"
 """The demo's label of its ``oidc`` provider (``AUTH_OIDC_NAME`` unset)."""
-
-
-@pytest.fixture(scope="module")
-def oidc_demos() -> Iterator[OIDCDemos]:
-    demos = OIDCDemos()
-    try:
-        yield demos
-    finally:
-        demos.close()
-
-
-@pytest_asyncio.fixture(loop_scope="session")
-async def new_page(
-    browser: Browser, offsite_requests: list[str], demo_watch: DemoWatch
-) -> AsyncIterator[NewPage]:
-    """``await new_page(demo)``: a page in a fresh context, guarded to loopback and watched
-    on the demo's pages, as in ``test_oidc_flows``; the provider's error lines are printed."""
-    contexts: list[BrowserContext] = []
-    demos: list[OIDCDemo] = []
-
-    async def make(demo: OIDCDemo, *, javascript: bool = True) -> Page:
-        context = await guarded_context(
-            browser, demo.url, offsite_requests, java_script_enabled=javascript
-        )
-        contexts.append(context)
-        demos.append(demo)
-        await context.add_init_script(CSP_REPORTER)
-        watch_demo_pages(context, demo_watch, demo.url)
-        return await context.new_page()
-
-    yield make
-    problems = await demo_watch.problems()
-    for context in contexts:
-        await context.close()
-    for demo in dict.fromkeys(demos):
-        for line in demo.provider.errors():
-            print(f"[{demo.variant.id}] {line}")
-    if offsite_requests:
-        problems.append("the browser tried to leave loopback: " + ", ".join(offsite_requests))
-    if problems:
-        pytest.fail("\n".join(problems))
 
 
 def requests_to(page: Page, prefix: str) -> list[tuple[str, str, dict[str, str]]]:

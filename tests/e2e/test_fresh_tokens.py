@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.e2e.oidc_support import OIDCDemos, Variant
-from tests.e2e.test_federated_logout import new_page, oidc_demos
-from tests.e2e.test_oidc_flows import NewPage, first_sign_in
+from tests.e2e.test_oidc_flows import NewPage, first_sign_in, new_page, oidc_demos
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
