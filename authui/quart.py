@@ -376,9 +376,11 @@ async def sign_out_macro(
     redirect_to: str | None = None,
     label: str | None = None,
     inline: bool = False,
+    federated: bool = False,
 ) -> Markup:
     """``{{ SignOut() }}``: a sign-out button (a form with the CSRF token) for app
-    templates; ``inline``: as wide as its label."""
+    templates; ``inline``: as wide as its label; ``federated``: sign out of the OpenID
+    provider too (``federated_logout``)."""
     return buttons.sign_out_button(
         resolve(await current_config()),
         _page(),
@@ -387,6 +389,7 @@ async def sign_out_macro(
         redirect_to=redirect_to,
         label=label,
         inline=inline,
+        federated=federated,
     )
 
 

@@ -233,12 +233,16 @@
 
   /**
    * Sign out: post to <base>/signout, then go to options.redirectTo (default: this page), or
-   * with redirect: false resolve {url} and stay.
+   * with redirect: false resolve {url} and stay. With federated: true, a user who signed in
+   * with a provider that has federated_logout goes through the provider's sign-out first
+   * (the url is then the provider's).
    */
   async function signOut(options) {
     const { redirect, redirectTo } = splitOptions(options ?? {});
     const csrfToken = await getCsrfToken();
-    const { url } = await postForm(actionUrl("signout"), { csrfToken, callbackUrl: redirectTo });
+    const form = { csrfToken, callbackUrl: redirectTo };
+    if (options?.federated) form.federated = "1";
+    const { url } = await postForm(actionUrl("signout"), form);
     if (redirect) {
       navigate(url);
       return undefined;

@@ -107,14 +107,17 @@ def sign_out_button(
     redirect_to: str | None = None,
     label: str | None = None,
     inline: bool = False,
+    federated: bool = False,
 ) -> Markup:
     """``{{ SignOut() }}``: a sign-out button (a form with the CSRF token); ``inline``: as
-    wide as its label."""
+    wide as its label; ``federated``: sign out of the OpenID provider too, when the session
+    came from one with ``federated_logout``."""
     context = {
         "action": sign_out_page or f"{options.base_path}/signout",
         "callback_url": same_origin_target(page, redirect_to),
         "csrf_token": csrf_token,
         "label": label or translate("Sign out"),
         "inline": inline,
+        "federated": federated,
     }
     return options.renderer.snippet("snippets/sign_out.html", **context)

@@ -110,9 +110,10 @@ def _sign_out(
     redirect_to: str | None = None,
     label: str | None = None,
     inline: bool = False,
+    federated: bool = False,
 ) -> Markup:
     """``{{ SignOut() }}``: a sign-out button (a form with the CSRF token); ``inline``: as
-    wide as its label."""
+    wide as its label; ``federated``: sign out of the OpenID provider too."""
     options, page, token = _page(context)
     return buttons.sign_out_button(
         options,
@@ -122,6 +123,7 @@ def _sign_out(
         redirect_to=redirect_to,
         label=label,
         inline=inline,
+        federated=federated,
     )
 
 

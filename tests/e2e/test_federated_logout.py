@@ -143,3 +143,24 @@ async def test_signing_out_at_the_provider_ends_the_app_s_sessions(
 
     await assert_signed_out(page, demo)  # the demo's cookie is still there; its session is not
     assert demo.provider.errors() == []
+
+
+async def test_the_browser_client_signs_out_of_the_provider_too(
+    oidc_demos: OIDCDemos, new_page: NewPage
+) -> None:
+    """``authui.signOut({federated: true})`` (here on an auth page, which loads authui.js):
+    the provider's confirmation, then back on the app, signed out of both."""
+    demo = oidc_demos.get(FEDERATED)
+    page = await new_page(demo)
+    await first_sign_in(page, demo, "scripted")
+    await page.goto(f"{demo.url}/auth/signout")
+    await page.wait_for_function("() => window.authui !== undefined")
+
+    await page.evaluate("() => { authui.signOut({federated: true, redirectTo: '/'}); }")
+    await page.wait_for_url(f"{demo.issuer}/session/end**")
+    await page.get_by_role("button", name="Yes, sign me out").click()
+    assert await back_on_demo(page, demo) == f"{demo.url}/"
+
+    await assert_signed_out(page, demo)
+    await open_sign_in(page, demo)
+    await choose_oidc(page, demo)  # the provider asks for the login again

@@ -164,13 +164,20 @@ async def test_macro_issues_the_csrf_cookie_it_needs(tmp_path: Path) -> None:
     async def out() -> str:
         return await render_template_string("{{ SignOut(redirect_to='/bye') }}")
 
+    @app.get("/out-of-both")
+    async def out_of_both() -> str:
+        return await render_template_string("{{ SignOut(federated=True) }}")
+
     client = app.test_client()
     response = await client.get("/out")
     html = await response.get_data(as_text=True)
     token = re.search(r'name="csrfToken" value="([0-9a-f]{64})"', html)
     assert token is not None
     assert 'name="callbackUrl" value="/bye"' in html
+    assert 'name="federated"' not in html
     assert any(c.startswith("authjs.csrf-token=") for c in response.headers.getlist("Set-Cookie"))
+    both = await (await client.get("/out-of-both")).get_data(as_text=True)
+    assert '<input type="hidden" name="federated" value="1">' in both
     await sign_in(client)
     done = await client.post("/auth/signout", form={"csrfToken": token.group(1)})
     assert done.status_code == 302
