@@ -16,22 +16,17 @@ import asyncio
 import time
 from dataclasses import dataclass
 
-import httpx
-
 from authui.adapters.base import AdapterAccount, AdapterCalls, require_adapter
 from authui.context import Context
-from authui.errors import AuthError, InvalidProvider, RefreshTokenError
-from authui.oauth.discovery import DiscoveryCache, DiscoveryError
-from authui.oauth.http import ProviderHTTPError
-from authui.oauth.tokens import TokenError, refresh
+from authui.cookies import Cookie
+from authui.errors import InvalidProvider, RefreshTokenError
+from authui.oauth.discovery import DiscoveryCache
+from authui.oauth.refreshing import REFRESH_SKEW, refreshed, still_valid
 from authui.providers.oauth import OAuthProvider
 from authui.sessions.current import signed_in_user
+from authui.sessions.kept_tokens import kept_access_token
 
 NEEDED_FOR = "fresh access tokens"
-
-REFRESH_SKEW = 60
-"""Seconds before ``expires_at`` that an access token counts as expired already: the
-request it goes with still has time to reach the provider's API."""
 
 LEASE_SECONDS = 30
 """How long one refresh may hold its account's lease: longer than a token request takes,
@@ -60,13 +55,9 @@ class Refresher:
     skew: int = REFRESH_SKEW
     wait: float = LEASE_SECONDS
 
-    def valid(self, account: AdapterAccount, now: float | None = None) -> bool:
-        """Whether the account's access token may still be sent (``expires_at`` unknown
-        counts as valid: the provider said nothing about it)."""
-        if not account.access_token:
-            return False
-        moment = time.time() if now is None else now
-        return account.expires_at is None or account.expires_at - self.skew > moment
+    def valid(self, account: AdapterAccount) -> bool:
+        """Whether the account's access token may still be sent."""
+        return still_valid(account.access_token, account.expires_at, self.skew)
 
     async def fresh(self, provider: OAuthProvider, account: AdapterAccount) -> AdapterAccount:
         """``account`` with a valid access token: as stored, or refreshed (once, whoever
@@ -111,15 +102,7 @@ class Refresher:
             return current
         if not current.refresh_token:
             raise RefreshTokenError(f"The {provider.id} account has no refresh token")
-        try:
-            found = await self.discovery.endpoints(provider, need=("token",))
-            tokens = await refresh(provider, found, current.refresh_token)
-        except AuthError:
-            raise
-        except (ProviderHTTPError, TokenError, DiscoveryError, httpx.HTTPError) as exc:
-            raise RefreshTokenError(
-                f"The {provider.id} token endpoint refused the refresh: {exc}"
-            ) from exc
+        tokens = await refreshed(self.discovery, provider, current.refresh_token)
         changes = {name: tokens[name] for name in _TOKEN_FIELDS if tokens.get(name) is not None}
         changes["token_type"] = tokens.get("token_type", "bearer")
         stored: AdapterAccount | None = await self.adapter.call(
@@ -130,26 +113,35 @@ class Refresher:
         return stored
 
 
-async def access_token(ctx: Context, provider_id: str, *, skew: int = REFRESH_SKEW) -> str | None:
+async def access_token(
+    ctx: Context, provider_id: str, *, skew: int = REFRESH_SKEW
+) -> tuple[str | None, list[Cookie]]:
     """The signed-in user's valid access token at ``provider_id`` (refreshed when it has
-    expired), or ``None`` when the request has no signed-in user.
+    expired), or ``None`` when the request has no signed-in user; with the cookies to set
+    (a JWT session that keeps the tokens is re-issued after a refresh).
+
+    The tokens come from the accounts table when the configuration has an adapter, else from
+    the JWT (``JWTOptions.provider_tokens``).
 
     Raises:
         RefreshTokenError: The user has no account at that provider, or its token cannot
             be refreshed.
         InvalidProvider: ``provider_id`` is no OAuth provider of the configuration.
-        MissingAdapter: The configuration has no adapter.
+        MissingAdapter: Neither an adapter nor tokens kept in the JWT.
     """
     provider = ctx.options.provider(provider_id)
     if not isinstance(provider, OAuthProvider):
         raise InvalidProvider(f"{provider_id!r} is not an OAuth provider: it has no tokens")
-    adapter = require_adapter(ctx.options.adapter, NEEDED_FOR)
+    options = ctx.options
+    if options.adapter is None and options.strategy == "jwt" and options.config.jwt.provider_tokens:
+        return await kept_access_token(ctx, provider, skew)
+    adapter = require_adapter(options.adapter, NEEDED_FOR)
     user = await signed_in_user(ctx, adapter, NEEDED_FOR)
     if user is None:
-        return None
+        return None, []
     accounts: list[AdapterAccount] = await adapter.call("list_user_accounts", NEEDED_FOR, user.id)
     account = next((a for a in accounts if a.provider == provider.id), None)
     if account is None:
         raise RefreshTokenError(f"The signed-in user has no {provider.id} account")
-    fresh = await Refresher(adapter, ctx.options.discovery, skew).fresh(provider, account)
-    return fresh.access_token
+    fresh = await Refresher(adapter, options.discovery, skew).fresh(provider, account)
+    return fresh.access_token, []

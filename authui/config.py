@@ -83,11 +83,18 @@ class JWTOptions:
             ``salt`` and ``max_age`` keywords, may be async.
         decode: Replaces ``authui.jwt.decode``; called with ``token``, ``secret`` and
             ``salt``, may be async.
+        provider_tokens: Keep the OAuth provider's tokens of the sign-in in the JWT
+            (``provider``, ``access_token``, ``expires_at``, ``refresh_token``, the names
+            of Auth.js's refresh-token guide), so that ``get_access_token`` works without
+            an adapter; a refresh re-issues the cookie, and one that fails puts
+            ``error: "RefreshTokenError"`` in the token and the session. Off by default:
+            the tokens make the cookie larger.
     """
 
     max_age: int | None = None
     encode: Callback | None = None
     decode: Callback | None = None
+    provider_tokens: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -121,20 +121,25 @@ async def session_of(request: Request, config: AuthConfig) -> tuple[JSONValue, l
         return None, []
 
 
-async def access_token_of(request: Request, config: AuthConfig, provider_id: str) -> str | None:
+async def access_token_of(
+    request: Request, config: AuthConfig, provider_id: str
+) -> tuple[str | None, list[Cookie]]:
     """A valid access token of the signed-in user's account at ``provider_id``, refreshed
-    when it has expired (``authui.access_tokens``); ``None`` when nobody is signed in. For
-    integrations acting on the app's behalf: never a route (no browser may fetch tokens).
+    when it has expired (``authui.access_tokens``), or ``None`` when nobody is signed in;
+    and the cookies to set (a JWT session keeping the tokens is re-issued after a refresh).
+    For integrations acting on the app's behalf: never a route (no browser may fetch
+    tokens).
 
     Raises:
-        RefreshTokenError: The user has no account there, or its token cannot be refreshed.
+        RefreshTokenError: The user has no account there, or its token cannot be refreshed
+            (its ``cookies``: a JWT session re-issued with the failure recorded).
         InvalidProvider: ``provider_id`` is no OAuth provider of the configuration.
         MissingAdapter: The configuration has no adapter (tokens are kept in the accounts
             table).
     """
     ctx = _app_context(request, resolve(config))
     if ctx is None:
-        return None
+        return None, []
     return await access_token(ctx, provider_id)
 
 

@@ -334,6 +334,9 @@ class RefreshTokenError(AuthError):
     account did not finish in time. The user has to sign in with the provider again."""
 
     type = "RefreshTokenError"
+    cookies: tuple[Any, ...] = ()
+    """With tokens kept in a JWT session: the re-issued session cookie that records the
+    failure (``error`` in the session), for the integration to set before it raises."""
 
 
 class ServiceUnavailable(AuthError):

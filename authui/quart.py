@@ -25,6 +25,7 @@ from authui.callbacks import invoke
 from authui.config import AuthConfig
 from authui.cookies import Cookie
 from authui.core import Auth
+from authui.errors import RefreshTokenError
 from authui.http import Request as CoreRequest
 from authui.http import Response as CoreResponse
 from authui.http import wants_page
@@ -148,7 +149,13 @@ class _Auth:
                 (no refresh token, or the provider refused it): send them to sign in with
                 the provider again.
         """
-        return await (await _caller()).access_token(provider)
+        try:
+            token, cookies = await (await _caller()).access_token(provider)
+        except RefreshTokenError as error:
+            _keep_cookies(list(error.cookies))  # the session says so from the next request on
+            raise
+        _keep_cookies(cookies)  # a JWT session keeping the tokens, re-issued after a refresh
+        return token
 
     def required(self, view: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R | Response]]:
         """Let only signed-in (and ``authorized``) users through.

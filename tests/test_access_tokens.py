@@ -13,17 +13,21 @@ from typing import Any
 
 import httpx
 import pytest
+from quart import Quart
 
-from authui import SessionOptions
-from authui.access_tokens import REFRESH_SKEW, Refresher
+from authui import JWTOptions, SessionOptions
+from authui.access_tokens import Refresher
 from authui.adapters.base import AdapterAccount, AdapterCalls, AdapterUser
 from authui.adapters.memory import MemoryAdapter
 from authui.core import access_token_of
-from authui.errors import InvalidProvider, RefreshTokenError
+from authui.errors import InvalidProvider, MissingAdapter, RefreshTokenError
 from authui.http import Request
 from authui.logger import StandardLogger
 from authui.oauth.discovery import DiscoveryCache
+from authui.oauth.refreshing import REFRESH_SKEW
+from authui.options import resolve
 from authui.providers.oauth import OIDC, OAuthProvider
+from authui.quart import AuthUI
 from authui.testing import AuthClient
 from tests.oauth.standin import CLIENT_ID, CLIENT_SECRET, OIDCStandIn, form_of, sign_in_through
 
@@ -153,9 +157,12 @@ async def test_an_unknown_expiry_counts_as_valid() -> None:
 # --- the signed-in user's token, as the integrations ask for it ---------------------------
 
 
-async def signed_in(strategy: str) -> tuple[AuthClient, MemoryAdapter, RotatingTokens]:
+async def signed_in(
+    strategy: str, *, keep_in_jwt: bool = False
+) -> tuple[AuthClient, MemoryAdapter, RotatingTokens]:
     """A user signed in through a stand-in OpenID provider whose refresh tokens rotate;
-    the browser (with its cookies), the store and the token endpoint's refresh answers."""
+    the browser (with its cookies), the store and the token endpoint's refresh answers.
+    ``keep_in_jwt``: no adapter, the tokens kept in the JWT (``provider_tokens``)."""
     endpoint = RotatingTokens()
     standin = OIDCStandIn(
         ISSUER,
@@ -172,20 +179,28 @@ async def signed_in(strategy: str) -> tuple[AuthClient, MemoryAdapter, RotatingT
     standin.routes[f"POST {TOKEN_URL}"] = token
     store = MemoryAdapter()
     provider = OIDC(id="idp", issuer=ISSUER, client_id=CLIENT_ID, client_secret=CLIENT_SECRET)
+    settings: dict[str, Any] = (
+        {"jwt": JWTOptions(provider_tokens=True)} if keep_in_jwt else {"adapter": store}
+    )
     outcome = await sign_in_through(
         provider,
         standin,
-        adapter=store,
         session=SessionOptions(strategy=strategy),  # type: ignore[arg-type]
+        **settings,
     )
     assert outcome.session["user"]["email"] == "ada@example.com"
     return outcome.client, store, endpoint
 
 
 async def token_of(client: AuthClient, provider_id: str = "idp") -> str | None:
+    token, cookies = await access_token_of(request_of(client), client.config, provider_id)
+    assert cookies == []  # tokens in the accounts table: the session cookie stays
+    return token
+
+
+def request_of(client: AuthClient) -> Request:
     cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
-    request = Request.build("GET", client.url("session"), headers={"cookie": cookie})
-    return await access_token_of(request, client.config, provider_id)
+    return Request.build("GET", client.url("session"), headers={"cookie": cookie})
 
 
 @pytest.mark.parametrize("strategy", ["database", "jwt"])
@@ -212,3 +227,105 @@ async def test_no_token_without_a_signed_in_user_and_a_clear_error_otherwise() -
     store.accounts.clear()  # the account was unlinked
     with pytest.raises(RefreshTokenError, match="no idp account"):
         await token_of(client)
+
+
+# --- tokens kept in a JWT session, without an adapter -------------------------------------
+
+SESSION_COOKIE = "authjs.session-token"
+
+
+def session_token(client: AuthClient) -> dict[str, Any]:
+    found = resolve(client.config).key_ring.decode(client.cookies[SESSION_COOKIE], SESSION_COOKIE)
+    assert found is not None
+    return dict(found)
+
+
+def with_session_token(client: AuthClient, **changes: Any) -> None:
+    """Put a changed token into the client's session cookie, as if time had passed."""
+    token = {**session_token(client), **changes}
+    ring = resolve(client.config).key_ring
+    client.cookies[SESSION_COOKIE] = ring.encode(token, SESSION_COOKIE, 30 * 24 * 3600)
+
+
+def keep(client: AuthClient, cookies: list[Any]) -> None:
+    for cookie in cookies:
+        client.cookies[cookie.name] = cookie.value
+
+
+async def test_a_jwt_session_keeps_the_sign_in_s_tokens_and_is_reissued_after_a_refresh() -> None:
+    client, _, endpoint = await signed_in("jwt", keep_in_jwt=True)
+    kept = session_token(client)
+    assert kept["provider"] == "idp"
+    assert kept["access_token"] == "access-token-1"
+    assert kept["refresh_token"] == FIRST_REFRESH_TOKEN
+    assert abs(kept["expires_at"] - (time.time() + 3600)) < 5
+
+    token, cookies = await access_token_of(request_of(client), client.config, "idp")
+    assert (token, cookies) == ("access-token-1", [])  # still valid: nothing re-issued
+
+    with_session_token(client, expires_at=int(time.time()) - 1)
+    token, cookies = await access_token_of(request_of(client), client.config, "idp")
+    assert token == "access-1"
+    assert [c.name for c in cookies] == [SESSION_COOKIE]
+    keep(client, cookies)
+    renewed = session_token(client)
+    assert (renewed["access_token"], renewed["refresh_token"]) == ("access-1", "refresh-1")
+    assert renewed["sub"] == kept["sub"]
+    assert endpoint.calls == 1
+    assert (await client.get("session")).data()["user"]["email"] == "ada@example.com"
+
+
+async def test_requests_with_one_cookie_share_one_refresh() -> None:
+    client, _, endpoint = await signed_in("jwt", keep_in_jwt=True)
+    with_session_token(client, expires_at=int(time.time()) - 1)
+    request = request_of(client)
+
+    found = await asyncio.gather(
+        *(access_token_of(request, client.config, "idp") for _ in range(20))
+    )
+
+    assert endpoint.calls == 1
+    assert {token for token, _ in found} == {"access-1"}
+
+
+async def test_a_refused_refresh_is_recorded_in_the_session() -> None:
+    client, _, _ = await signed_in("jwt", keep_in_jwt=True)
+    with_session_token(client, expires_at=int(time.time()) - 1, refresh_token="revoked")
+
+    with pytest.raises(RefreshTokenError, match="refused") as refused:
+        await access_token_of(request_of(client), client.config, "idp")
+
+    keep(client, list(refused.value.cookies))
+    session = (await client.get("session")).data()
+    assert session["error"] == "RefreshTokenError"
+    assert session["user"]["email"] == "ada@example.com"  # still signed in
+
+
+async def test_without_kept_tokens_or_an_adapter_there_is_nothing_to_refresh() -> None:
+    client, _, _ = await signed_in("jwt", keep_in_jwt=True)
+    plain = dataclasses.replace(client.config, jwt=JWTOptions())
+
+    with pytest.raises(MissingAdapter):
+        await access_token_of(request_of(client), plain, "idp")
+
+
+async def test_quart_sets_the_reissued_cookie_on_the_view_s_response() -> None:
+    client, _, endpoint = await signed_in("jwt", keep_in_jwt=True)
+    with_session_token(client, expires_at=int(time.time()) - 1)
+    app = Quart(__name__)
+    auth_ui = AuthUI(app, client.config)
+
+    @app.get("/token")
+    async def token() -> str:
+        return await auth_ui.auth.get_access_token("idp") or "none"
+
+    cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+    answer = await app.test_client().get(
+        "/token", headers={"Cookie": cookie, "Host": "localhost:3000"}
+    )
+
+    assert await answer.get_data(as_text=True) == "access-1"
+    [session] = [c for c in answer.headers.getlist("Set-Cookie") if c.startswith(SESSION_COOKIE)]
+    client.cookies[SESSION_COOKIE] = session.split(";", 1)[0].split("=", 1)[1]
+    assert session_token(client)["refresh_token"] == "refresh-1"
+    assert endpoint.calls == 1

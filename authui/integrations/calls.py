@@ -156,12 +156,14 @@ class Caller:
             body["federated"] = "1"
         return _redirect(await self.call(self._path("signout"), body))
 
-    async def access_token(self, provider: str) -> str | None:
+    async def access_token(self, provider: str) -> tuple[str | None, list[Cookie]]:
         """The signed-in user's valid access token at ``provider`` (refreshed when it has
-        expired); ``None`` when nobody is signed in (see ``authui.core.access_token_of``).
+        expired), or ``None`` when nobody is signed in; and the cookies to set (see
+        ``authui.core.access_token_of``).
 
         Raises:
-            RefreshTokenError: No account there, or its token cannot be refreshed.
+            RefreshTokenError: No account there, or its token cannot be refreshed; its
+                ``cookies`` are to be set all the same.
         """
         request = CoreRequest.build("GET", self.url, headers=self.headers, client=self.client)
         return await access_token_of(request, self.config, provider)

@@ -59,6 +59,18 @@ def default_token(user: dict[str, Any]) -> JWT:
     return token
 
 
+PROVIDER_TOKEN_CLAIMS = ("access_token", "expires_at", "refresh_token")
+"""What ``JWTOptions.provider_tokens`` keeps of the sign-in's account, with ``provider``."""
+
+
+def with_provider_tokens(token: JWT, account: dict[str, Any] | None) -> JWT:
+    """``token`` with the OAuth account's tokens (``JWTOptions.provider_tokens``)."""
+    if not account or account.get("type") not in ("oauth", "oidc"):
+        return token
+    kept = {name: account[name] for name in PROVIDER_TOKEN_CLAIMS if account.get(name)}
+    return {**token, "provider": account["provider"], **kept}
+
+
 def session_user(token: JWT) -> dict[str, Any]:
     """The session's ``user``: name, email and image from the token, absent keys left out."""
     pairs = (("name", "name"), ("email", "email"), ("image", "picture"))
@@ -137,6 +149,8 @@ class JWTSessions:
                 "user": session_user(token),
                 "expires": to_iso(expires) if expires else timestamp_to_iso(issued["exp"]),
             }
+            if isinstance(token.get("error"), str):  # a failed refresh of the kept tokens
+                session["error"] = token["error"]
             if options.session_callback is not default_session:
                 session = await invoke(
                     options.session_callback,
@@ -165,9 +179,12 @@ class JWTSessions:
     ) -> list[Cookie]:
         """Sign ``user`` in: run the ``jwt`` callback and set the session cookie(s)."""
         options = ctx.options
+        first = default_token(user)
+        if options.config.jwt.provider_tokens:
+            first = with_provider_tokens(first, account)
         token = await invoke(
             options.jwt_callback,
-            token=default_token(user),
+            token=first,
             user=user,
             account=account,
             profile=profile,

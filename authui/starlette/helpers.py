@@ -9,6 +9,8 @@ from typing import Any, cast
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
+from authui.cookies import Cookie
+from authui.errors import RefreshTokenError
 from authui.integrations.calls import Caller
 from authui.integrations.state import ConfigSource
 from authui.sessions.types import Session
@@ -82,17 +84,42 @@ async def sign_out(
 
 
 async def get_access_token(
-    request: HTTPConnection, provider: str, *, config: ConfigSource | None = None
+    request: HTTPConnection,
+    provider: str,
+    *,
+    config: ConfigSource | None = None,
+    response: Response | None = None,
 ) -> str | None:
     """A valid access token of the signed-in user's account at ``provider``, to call its
     API: the stored one, or a new one when it has expired (one refresh however many requests
     ask at once, in any process); ``None`` when nobody is signed in.
 
+    With tokens kept in a JWT session (``JWTOptions.provider_tokens``), a refresh re-issues
+    the session cookie: it goes on ``response`` when given, else through
+    ``AuthMiddleware`` on whatever the view returns.
+
     Raises:
         RefreshTokenError: The user has no account there, or it cannot be refreshed (no
             refresh token, or the provider refused it): send them to sign in again.
     """
-    return await (await _caller(request, config)).access_token(provider)
+    here = RequestAuth.of(request.scope)
+    try:
+        token, cookies = await (await _caller(request, config)).access_token(provider)
+    except RefreshTokenError as error:
+        _pass_on(list(error.cookies), here, response)
+        raise
+    _pass_on(cookies, here, response)
+    return token
+
+
+def _pass_on(cookies: list[Cookie], here: RequestAuth | None, response: Response | None) -> None:
+    """Cookies of a helper's answer onto ``response``, else the middleware's response."""
+    if not cookies:
+        return
+    if response is not None:
+        add_cookies(response, cookies)
+    elif here is not None:
+        here.add_cookies(cookies)
 
 
 async def update(
