@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from authui.adapters.base import AdapterAccount, AdapterCalls, require_adapter
 from authui.context import Context
-from authui.cookies import Cookie
+from authui.cookies import Cookie, deletion
 from authui.errors import InvalidProvider, RefreshTokenError
 from authui.oauth.discovery import DiscoveryCache
 from authui.oauth.refreshing import REFRESH_SKEW, refreshed, still_valid
@@ -143,5 +143,11 @@ async def access_token(
     account = next((a for a in accounts if a.provider == provider.id), None)
     if account is None:
         raise RefreshTokenError(f"The signed-in user has no {provider.id} account")
-    fresh = await Refresher(adapter, options.discovery, skew).fresh(provider, account)
-    return fresh.access_token, []
+    option = ctx.cookies.refresh_error
+    try:
+        fresh = await Refresher(adapter, options.discovery, skew).fresh(provider, account)
+    except RefreshTokenError as error:  # the session says so from now on (its cookie)
+        error.cookies = (Cookie(option.name, provider.id, option.options),)
+        raise
+    recovered = ctx.request.cookies.get(option.name) == provider.id
+    return fresh.access_token, [deletion(option.name, option.options)] if recovered else []

@@ -231,7 +231,8 @@ class AuthConfig:
         theme: The look of the built-in pages.
         cookies: Overrides of cookie names and attributes, keyed by ``session_token``,
             ``callback_url``, ``csrf_token``, ``pkce_code_verifier``, ``state``, ``nonce``,
-            ``webauthn_challenge``, ``last_used``, ``federated`` or ``logout_state``.
+            ``webauthn_challenge``, ``last_used``, ``federated``, ``logout_state`` or
+            ``refresh_error``.
         redirect_proxy_url: Base URL of a redirect proxy for OAuth callbacks
             (``AUTH_REDIRECT_PROXY_URL``).
         debug: Log debug messages (they include user data; not for production).

@@ -39,6 +39,7 @@ CookieKey = Literal[
     "last_used",
     "federated",
     "logout_state",
+    "refresh_error",
 ]
 
 
@@ -152,6 +153,7 @@ class CookieTable:
     last_used: CookieOption
     federated: CookieOption
     logout_state: CookieOption
+    refresh_error: CookieOption
 
     def get(self, key: CookieKey) -> CookieOption:
         option: CookieOption = getattr(self, key)
@@ -169,12 +171,14 @@ _BASE_NAMES: dict[CookieKey, str] = {
     "last_used": "authui.last-used",
     "federated": "authui.federated",
     "logout_state": "authui.logout-state",
+    "refresh_error": "authui.refresh-error",
 }
 """Auth.js's names, and authui's own: ``authui.last-used`` (the provider this browser last
 signed in with, which the sign-in page marks), ``authui.federated`` (sealed: what signing
-out of a ``federated_logout`` provider needs, kept as long as a session) and
+out of a ``federated_logout`` provider needs, kept as long as a session),
 ``authui.logout-state`` (sealed: the ``state`` of that sign-out's round trip through the
-provider). Auth.js has none of them."""
+provider) and ``authui.refresh-error`` (the provider whose tokens could not be refreshed:
+the session then says ``error: "RefreshTokenError"``). Auth.js has none of them."""
 
 _DEFAULT_MAX_AGE: dict[CookieKey, int] = {
     "pkce_code_verifier": CHECK_MAX_AGE,
@@ -182,6 +186,7 @@ _DEFAULT_MAX_AGE: dict[CookieKey, int] = {
     "webauthn_challenge": CHECK_MAX_AGE,
     "last_used": LAST_USED_MAX_AGE,
     "logout_state": CHECK_MAX_AGE,
+    "refresh_error": LAST_USED_MAX_AGE,
 }
 """Lifetimes set by the table; ``federated`` gets the session's ``max_age`` when it is set
 (unless overridden here)."""

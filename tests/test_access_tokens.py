@@ -329,3 +329,27 @@ async def test_quart_sets_the_reissued_cookie_on_the_view_s_response() -> None:
     client.cookies[SESSION_COOKIE] = session.split(";", 1)[0].split("=", 1)[1]
     assert session_token(client)["refresh_token"] == "refresh-1"
     assert endpoint.calls == 1
+
+
+async def test_a_refused_refresh_of_a_stored_account_is_said_in_the_session() -> None:
+    """Tokens in the accounts table: the failure is remembered in a cookie, the session
+    says ``error``, and the next refresh that works (or a new sign-in) clears it."""
+    client, store, _ = await signed_in("database")
+    [(key, account)] = store.accounts.items()
+    expired = int(time.time()) - 1
+    store.accounts[key] = dataclasses.replace(account, expires_at=expired, refresh_token="revoked")
+
+    with pytest.raises(RefreshTokenError, match="refused") as refused:
+        await access_token_of(request_of(client), client.config, "idp")
+
+    [cookie] = refused.value.cookies
+    assert (cookie.name, cookie.value) == ("authui.refresh-error", "idp")
+    keep(client, [cookie])
+    assert (await client.get("session")).data()["error"] == "RefreshTokenError"
+
+    store.accounts[key] = dataclasses.replace(account, expires_at=expired)  # re-linked, say
+    token, cookies = await access_token_of(request_of(client), client.config, "idp")
+    assert token == "access-2"  # the endpoint's second answer (the first was the refusal)
+    assert [(c.name, c.value, c.options.max_age) for c in cookies] == [
+        ("authui.refresh-error", "", 0)
+    ]

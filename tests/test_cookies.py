@@ -40,6 +40,7 @@ ALL_KEYS: tuple[CookieKey, ...] = (
     "last_used",
     "federated",
     "logout_state",
+    "refresh_error",
 )
 
 PLAIN_NAMES: dict[CookieKey, str] = {
@@ -53,6 +54,7 @@ PLAIN_NAMES: dict[CookieKey, str] = {
     "last_used": "authui.last-used",
     "federated": "authui.federated",
     "logout_state": "authui.logout-state",
+    "refresh_error": "authui.refresh-error",
 }
 
 SECURE_NAMES: dict[CookieKey, str] = {
@@ -66,6 +68,7 @@ SECURE_NAMES: dict[CookieKey, str] = {
     "last_used": "__Secure-authui.last-used",
     "federated": "__Secure-authui.federated",
     "logout_state": "__Secure-authui.logout-state",
+    "refresh_error": "__Secure-authui.refresh-error",
 }
 
 CHECK_COOKIES_WITH_MAX_AGE = {"pkce_code_verifier", "state", "webauthn_challenge", "logout_state"}
@@ -121,7 +124,7 @@ def test_default_cookie_names(secure: bool, names: dict[CookieKey, str]) -> None
 def test_default_cookie_attributes(secure: bool, key: CookieKey) -> None:
     options = default_cookies(secure).get(key).options
     expected_max_age = 900 if key in CHECK_COOKIES_WITH_MAX_AGE else None
-    if key == "last_used":
+    if key in ("last_used", "refresh_error"):
         expected_max_age = 365 * 24 * 60 * 60
     assert options == CookieAttributes(
         http_only=True,

@@ -10,7 +10,7 @@ from authui.actions.federated import remember
 from authui.adapters.base import AdapterUser
 from authui.callbacks import emit, invoke
 from authui.context import Context
-from authui.cookies import Cookie
+from authui.cookies import Cookie, deletion
 from authui.errors import AccessDenied
 from authui.http import InternalResponse
 from authui.sessions import DatabaseSessions, strategy_for
@@ -43,6 +43,12 @@ def last_used(ctx: Context) -> list[Cookie]:
         return []
     option = ctx.cookies.last_used
     return [Cookie(option.name, ctx.provider_id, option.options)]
+
+
+def refresh_error_ended(ctx: Context) -> list[Cookie]:
+    """The deletion of the failed-refresh cookie: a new sign-in stores new tokens."""
+    option = ctx.cookies.refresh_error
+    return [deletion(option.name, option.options)] if option.name in ctx.request.cookies else []
 
 
 async def finish_sign_in(
@@ -94,7 +100,7 @@ async def finish_sign_in(
         is_new_user=is_new_user,
     )
     signed_in(ctx, user.get("id"))
-    cookies = [*cookies, *last_used(ctx), *remember(ctx, account)]
+    cookies = [*cookies, *last_used(ctx), *remember(ctx, account), *refresh_error_ended(ctx)]
     if is_new_user:
         welcome = ctx.options.config.pages.new_user or ctx.action_url("new-user")
         target = with_query(welcome, {"callbackUrl": ctx.callback_url})

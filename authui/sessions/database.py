@@ -105,6 +105,8 @@ class DatabaseSessions:
             if claims:
                 user = await adapter.call("update_user", "the new-user page", user.id, claims)
             payload: Any = {"user": user_json(user), "expires": to_iso(session.expires)}
+            if ctx.request.cookies.get(ctx.cookies.refresh_error.name):
+                payload["error"] = "RefreshTokenError"  # get_access_token could not refresh
             if options.session_callback is not default_session:
                 extra: dict[str, Any] = {"trigger": "update"} if is_update else {}
                 payload = await invoke(

@@ -151,6 +151,8 @@ class JWTSessions:
             }
             if isinstance(token.get("error"), str):  # a failed refresh of the kept tokens
                 session["error"] = token["error"]
+            elif ctx.request.cookies.get(ctx.cookies.refresh_error.name):
+                session["error"] = "RefreshTokenError"  # of tokens in the accounts table
             if options.session_callback is not default_session:
                 session = await invoke(
                     options.session_callback,
