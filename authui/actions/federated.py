@@ -14,8 +14,6 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hmac
 import json
 import secrets
@@ -23,8 +21,12 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from joserfc.errors import JoseError
+from joserfc.jws import extract_compact
+
 from authui.context import Context
 from authui.cookies import CHECK_MAX_AGE, Cookie, deletion
+from authui.env import env_flag
 from authui.errors import BadRequest
 from authui.http import InternalResponse
 from authui.providers.oauth import OAuthProvider
@@ -38,8 +40,6 @@ COOKIE_LIMIT = 4096
 FAILED = "federated-sign-out-failed"
 """The warning line of a federated sign-out that fell back to the ordinary one because the
 provider's discovery document could not be had or has no ``end_session_endpoint``."""
-
-_ASKED = frozenset({"1", "true", "yes", "on"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +63,7 @@ def asked(ctx: Context) -> bool:
     value = ctx.body.get("federated")
     if isinstance(value, bool):
         return value
-    return isinstance(value, str) and value.strip().lower() in _ASKED
+    return isinstance(value, str) and env_flag(value) is True
 
 
 def remember(ctx: Context, account: dict[str, Any] | None) -> list[Cookie]:
@@ -96,12 +96,11 @@ def remember(ctx: Context, account: dict[str, Any] | None) -> list[Cookie]:
 def _sid(id_token: str | None) -> str | None:
     """The ``sid`` claim of an id_token the callback verified already; ``None`` when it has
     none or cannot be read (an encrypted id_token)."""
-    if id_token is None or id_token.count(".") != 2:
+    if id_token is None:
         return None
-    payload = id_token.split(".")[1]
     try:
-        claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
-    except (ValueError, binascii.Error):
+        claims = json.loads(extract_compact(id_token.encode()).payload)
+    except (ValueError, JoseError):
         return None
     sid = claims.get("sid") if isinstance(claims, dict) else None
     return sid if isinstance(sid, str) and sid else None
