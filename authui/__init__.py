@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from authui.checks import ConfigCheck as ConfigCheck
 from authui.checks import assert_config as assert_config
+from authui.config import AccountOptions as AccountOptions
 from authui.config import AuthConfig as AuthConfig
 from authui.config import Callbacks as Callbacks
 from authui.config import Events as Events
@@ -43,6 +44,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "OIDC",
+    "AccountOptions",
     "Auth",
     "AuthConfig",
     "AuthError",

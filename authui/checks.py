@@ -153,6 +153,7 @@ def static_check(config: AuthConfig) -> ConfigCheck:
         errors.append(MissingSecret("Please define a `secret` (AUTH_SECRET)"))
     errors.extend(_provider_errors(config))
     errors.extend(_adapter_errors(config))
+    errors.extend(_account_errors(config))
     if any(s and len(s) < MIN_SECRET_LENGTH for s in secrets):
         warnings.append("weak-secret")
     if config.debug:
@@ -352,6 +353,26 @@ OAUTH_USER_METHODS = (
 )
 """What OAuth sign-in needs from an adapter to find, create and link users (plus reading
 the signed-in user: ``get_user`` or ``get_session_and_user``)."""
+
+
+def _account_errors(config: AuthConfig) -> list[AuthError]:
+    """``AccountOptions`` that cannot work: a window or a lifetime that is not a positive
+    number of seconds or days, a notice of new browsers with nothing to send it."""
+    account = config.account
+    errors: list[AuthError] = []
+    for name in ("reauthenticate_after", "known_browser_days"):
+        value = getattr(account, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            errors.append(AuthError(f"AccountOptions.{name} must be a positive integer"))
+    sender = any(isinstance(p, EmailProvider) and p.transport is not None for p in config.providers)
+    if account.notify_new_browser and not sender:
+        errors.append(
+            InvalidProvider(
+                "AccountOptions.notify_new_browser needs an email provider with a transport "
+                "to send the notice"
+            )
+        )
+    return errors
 
 
 def _adapter_errors(config: AuthConfig) -> list[AuthError]:

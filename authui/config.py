@@ -178,6 +178,12 @@ class Events:
         update_user: ``(user)``.
         link_account: ``(user, account, profile)``.
         session: ``(session, token)`` on every session check.
+        unlink_account: ``(user, account)``: an account was unlinked in the account
+            center (authui's; Auth.js has no such event).
+        delete_user: ``(user)``: a user deleted their account (authui's).
+        activity: ``(event)``: anything the account's security activity records (a
+            ``SecurityEvent``: sign-ins, refused and throttled ones, passkeys, accounts,
+            email changes, sessions ended), whether or not the adapter stores them.
     """
 
     sign_in: Callback | None = None
@@ -186,6 +192,39 @@ class Events:
     update_user: Callback | None = None
     link_account: Callback | None = None
     session: Callback | None = None
+    unlink_account: Callback | None = None
+    delete_user: Callback | None = None
+    activity: Callback | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AccountOptions:
+    """The account center: the pages under ``<base>/account`` where a signed-in user manages
+    their own account (``docs/how-to/account-center.md``). They need an adapter.
+
+    Attributes:
+        enabled: Serve the pages (and their JSON and Python actions). Off, every
+            ``<base>/account`` URL is not found.
+        reauthenticate_after: Seconds after a sign-in during which the sensitive actions
+            (changing the email address, unlinking an account, deleting a passkey, signing
+            other sessions out, deleting the account) run without asking the user to sign
+            in again (step-up). The session records when the user last signed in
+            (``auth_time``) and how (``amr``).
+        allow_email_change: Offer the change of email address (a link to the new address
+            confirms it). Needs an email provider to send the link.
+        allow_delete: Offer the deletion of the account.
+        notify_new_browser: Email the user when they sign in from a browser that has not
+            signed in as them before (needs an email provider to send it).
+        known_browser_days: How long a browser is remembered as known (its signed
+            ``authui.known-browser`` cookie), in days.
+    """
+
+    enabled: bool = True
+    reauthenticate_after: int = 10 * 60
+    allow_email_change: bool = True
+    allow_delete: bool = True
+    notify_new_browser: bool = False
+    known_browser_days: int = 400
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -231,8 +270,8 @@ class AuthConfig:
         theme: The look of the built-in pages.
         cookies: Overrides of cookie names and attributes, keyed by ``session_token``,
             ``callback_url``, ``csrf_token``, ``pkce_code_verifier``, ``state``, ``nonce``,
-            ``webauthn_challenge``, ``last_used``, ``federated``, ``logout_state`` or
-            ``refresh_error``.
+            ``webauthn_challenge``, ``last_used``, ``federated``, ``logout_state``,
+            ``refresh_error``, ``step_up`` or ``known_browser``.
         redirect_proxy_url: Base URL of a redirect proxy for OAuth callbacks
             (``AUTH_REDIRECT_PROXY_URL``).
         debug: Log debug messages (they include user data; not for production).
@@ -250,6 +289,7 @@ class AuthConfig:
         max_body_size: Larger request bodies are refused with 413.
         throttle: Limits on sign-in attempts per account and per client (see
             ``authui.throttle.Throttle``); ``None`` turns them off.
+        account: The account center's pages and what they offer.
     """
 
     providers: Sequence[Provider] = ()
@@ -277,6 +317,7 @@ class AuthConfig:
     raw: Raw | None = None
     max_body_size: int = 64 * 1024
     throttle: Throttle | None = field(default_factory=Throttle)
+    account: AccountOptions = field(default_factory=AccountOptions)
     resolved: Any = field(default=None, init=False, repr=False, compare=False)
     """What this configuration resolves to (``authui.options.resolve``), made at its first
     use and kept on the object: one configuration, one resolution (one renderer, one

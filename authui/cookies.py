@@ -40,6 +40,8 @@ CookieKey = Literal[
     "federated",
     "logout_state",
     "refresh_error",
+    "step_up",
+    "known_browser",
 ]
 
 
@@ -154,6 +156,8 @@ class CookieTable:
     federated: CookieOption
     logout_state: CookieOption
     refresh_error: CookieOption
+    step_up: CookieOption
+    known_browser: CookieOption
 
     def get(self, key: CookieKey) -> CookieOption:
         option: CookieOption = getattr(self, key)
@@ -172,13 +176,18 @@ _BASE_NAMES: dict[CookieKey, str] = {
     "federated": "authui.federated",
     "logout_state": "authui.logout-state",
     "refresh_error": "authui.refresh-error",
+    "step_up": "authui.step-up",
+    "known_browser": "authui.known-browser",
 }
 """Auth.js's names, and authui's own: ``authui.last-used`` (the provider this browser last
 signed in with, which the sign-in page marks), ``authui.federated`` (sealed: what signing
 out of a ``federated_logout`` provider needs, kept as long as a session),
 ``authui.logout-state`` (sealed: the ``state`` of that sign-out's round trip through the
 provider) and ``authui.refresh-error`` (the provider whose tokens could not be refreshed:
-the session then says ``error: "RefreshTokenError"``). Auth.js has none of them."""
+the session then says ``error: "RefreshTokenError"``), ``authui.step-up`` (sealed: the user
+a step-up sign-in must be, while the account center asks for one) and
+``authui.known-browser`` (sealed: the users who signed in with this browser, for the notice
+of a sign-in from a new browser). Auth.js has none of them."""
 
 _DEFAULT_MAX_AGE: dict[CookieKey, int] = {
     "pkce_code_verifier": CHECK_MAX_AGE,
@@ -187,6 +196,7 @@ _DEFAULT_MAX_AGE: dict[CookieKey, int] = {
     "last_used": LAST_USED_MAX_AGE,
     "logout_state": CHECK_MAX_AGE,
     "refresh_error": LAST_USED_MAX_AGE,
+    "step_up": CHECK_MAX_AGE,
 }
 """Lifetimes set by the table; ``federated`` gets the session's ``max_age`` when it is set
 (unless overridden here)."""

@@ -271,6 +271,25 @@ class AccountNotLinked(SignInError):
     client_safe = True
 
 
+class ReauthenticationRequired(AuthError):
+    """A change that adds a way into the account (linking another provider's account,
+    adding a passkey) came from a session whose sign-in is older than
+    ``AccountOptions.reauthenticate_after``: the user signs in again first (step-up). A
+    stolen session cookie alone cannot give its thief a lasting way in."""
+
+    type = "ReauthenticationRequired"
+    client_safe = True
+
+
+class ReauthenticationFailed(SignInError):
+    """A step-up sign-in (the account center asked the signed-in user to sign in again)
+    signed in someone else: another account, or an account of another user. Nothing
+    changed; the user is still signed in as before."""
+
+    type = "ReauthenticationFailed"
+    client_safe = True
+
+
 class DuplicateConditionalUI(AuthError):
     """More than one passkey provider asks for conditional UI (autofill)."""
 

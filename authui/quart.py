@@ -30,6 +30,7 @@ from authui.http import Request as CoreRequest
 from authui.http import Response as CoreResponse
 from authui.http import wants_page
 from authui.integrations import buttons, guard
+from authui.integrations.account import AccountCalls
 from authui.integrations.asgi import AuthRoutes, plain_url, text_headers
 from authui.integrations.calls import Caller, cookie_names
 from authui.integrations.state import ConfigSource, Integration, base_path_for
@@ -238,6 +239,10 @@ class AuthUI:
         self._base_path = base_path
         self._fast_path = fast_path
         self.auth = _Auth()
+        self.account = AccountCalls(_caller, _keep_cookies)
+        """The account center's actions for the current request's user (``await
+        auth_ui.account.revoke_other_sessions()``; see ``authui.integrations.account``);
+        the cookies they set go on the view's response."""
         if app is not None:
             self.init_app(app)
 

@@ -12,6 +12,7 @@ from authui.hosts import DEFAULT_PORTS, host_rules, origin, request_origin, spli
 from authui.proxies import public_url
 
 AuthAction = Literal[
+    "account",
     "backchannel-logout",
     "callback",
     "csrf",
@@ -27,10 +28,11 @@ AuthAction = Literal[
 ]
 AUTH_ACTIONS: frozenset[str] = frozenset(get_args(AuthAction))
 ACTIONS_WITH_PROVIDER = frozenset(
-    {"signin", "callback", "webauthn-options", "signout", "backchannel-logout"}
+    {"signin", "callback", "webauthn-options", "signout", "backchannel-logout", "account"}
 )
 """Actions whose path may name a provider (``/signout/<id>``: the return from a federated
-sign-out; ``/backchannel-logout/<id>``: a provider's logout notice)."""
+sign-out; ``/backchannel-logout/<id>``: a provider's logout notice), or, for ``account``, a
+page of the account center (``/account/sessions``; read as ``Context.provider_id``)."""
 
 
 def is_auth_action(action: str) -> TypeGuard[AuthAction]:

@@ -250,7 +250,17 @@ def assert_at_latest(target: Target) -> None:
     assert versions(target) == list(range(1, LATEST_VERSION + 1))
     for table in ("sessions", "verification_token"):
         assert ["expires"] in indexed(target, table)
-    assert run(lambda: _has_table(target, target.naming.rate_limits))
+    naming = target.naming
+    for name in (
+        naming.rate_limits,
+        naming.challenges,
+        naming.leases,
+        naming.session_details,
+        naming.passkeys,
+        naming.security_events,
+        naming.session_versions,
+    ):
+        assert run(functools.partial(_has_table, target, name)), name
 
 
 # Rows -------------------------------------------------------------------------------

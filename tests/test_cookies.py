@@ -41,6 +41,8 @@ ALL_KEYS: tuple[CookieKey, ...] = (
     "federated",
     "logout_state",
     "refresh_error",
+    "step_up",
+    "known_browser",
 )
 
 PLAIN_NAMES: dict[CookieKey, str] = {
@@ -55,6 +57,8 @@ PLAIN_NAMES: dict[CookieKey, str] = {
     "federated": "authui.federated",
     "logout_state": "authui.logout-state",
     "refresh_error": "authui.refresh-error",
+    "step_up": "authui.step-up",
+    "known_browser": "authui.known-browser",
 }
 
 SECURE_NAMES: dict[CookieKey, str] = {
@@ -69,9 +73,17 @@ SECURE_NAMES: dict[CookieKey, str] = {
     "federated": "__Secure-authui.federated",
     "logout_state": "__Secure-authui.logout-state",
     "refresh_error": "__Secure-authui.refresh-error",
+    "step_up": "__Secure-authui.step-up",
+    "known_browser": "__Secure-authui.known-browser",
 }
 
-CHECK_COOKIES_WITH_MAX_AGE = {"pkce_code_verifier", "state", "webauthn_challenge", "logout_state"}
+CHECK_COOKIES_WITH_MAX_AGE = {
+    "pkce_code_verifier",
+    "state",
+    "webauthn_challenge",
+    "logout_state",
+    "step_up",
+}
 
 SESSION = "authjs.session-token"
 

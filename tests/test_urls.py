@@ -25,6 +25,7 @@ from authui.urls import (
 BASE = "https://app.example.com"
 
 ACTIONS = [
+    "account",
     "backchannel-logout",
     "callback",
     "csrf",
@@ -92,8 +93,9 @@ def test_other_strings_are_not_actions(action: str) -> None:
 
 
 def test_action_sets() -> None:
-    """The Auth.js actions plus authui's own: the ``new-user`` and ``passkeys`` pages and
-    the provider's ``backchannel-logout`` notice."""
+    """The Auth.js actions plus authui's own: the ``new-user`` and ``passkeys`` pages, the
+    account center (``account/<page>``) and the provider's ``backchannel-logout``
+    notice."""
     assert set(ACTIONS) == AUTH_ACTIONS
     assert {
         "signin",
@@ -101,6 +103,7 @@ def test_action_sets() -> None:
         "webauthn-options",
         "signout",
         "backchannel-logout",
+        "account",
     } == ACTIONS_WITH_PROVIDER
 
 

@@ -42,7 +42,13 @@ PAGES: Mapping[str, int] = {
     "confirm-signin": 200,
     "new-user": 200,
     "new-user-invalid": 422,
-    "passkeys": 200,
+    "account": 200,
+    "account/profile": 200,
+    "account/passkeys": 200,
+    "account/sessions": 200,
+    "account/activity": 200,
+    "account/delete": 200,
+    "account/reauthenticate": 200,
 }
 
 

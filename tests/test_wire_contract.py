@@ -625,7 +625,8 @@ def test_credentials_sign_in_redirects_and_sets_cookies(runs: Runs, site: str) -
 @sites
 def test_session_token_format(runs: Runs, site: str) -> None:
     """A compact JWE (``dir``, A256CBC-HS512) whose header, kid included, is the same on
-    both sides; authui decodes both to the same claims."""
+    both sides; authui decodes both to Auth.js's claims, its own with when and how the user
+    signed in (``auth_time``, ``amr``: the account center's step-up reads them)."""
     name = session_name(site)
     ours, theirs = (a.cookie(name).value for a in runs.step("sign-in", site, 1))
     ours_parts, theirs_parts = ours.split("."), theirs.split(".")
@@ -641,9 +642,10 @@ def test_session_token_format(runs: Runs, site: str) -> None:
         assert len(parts[2]) == 22
         assert len(parts[4]) == 43
     claims = [jwt.decode(token=token, secret=SECRET, salt=name) for token in (ours, theirs)]
-    for claim in claims:
+    authjs_claims = {"name", "email", "picture", "sub", "iat", "exp", "jti"}
+    for claim, extra in zip(claims, ({"auth_time", "amr"}, set()), strict=True):
         assert claim is not None
-        assert set(claim) == {"name", "email", "picture", "sub", "iat", "exp", "jti"}
+        assert set(claim) == authjs_claims | extra
         assert claim["exp"] - claim["iat"] == SESSION_MAX_AGE
         assert uuid.UUID(claim["jti"]).version == 4
     assert claims[0] is not None

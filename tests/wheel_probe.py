@@ -1,8 +1,8 @@
 """Run by tests/test_wheel.py in an interpreter that has authui from the built wheel only.
 
 Walks every page of every installed theme pack as a browser would (sign-in, sign-out,
-error, verify-request, the emailed link's confirmation page, new-user, passkeys), renders
-the sign-in email, fetches every static file the pages link, and prints what it saw as
+error, verify-request, the emailed link's confirmation page, new-user, the account center's
+pages), renders the sign-in email, fetches every static file the pages link, and prints what it saw as
 JSON on stdout; the test makes the assertions. It imports nothing from the repository.
 """
 
@@ -95,7 +95,9 @@ async def walk(pack: str) -> dict[str, Any]:
     pages["new-user"] = await client.get("new-user")
     form = {"csrfToken": await client.csrf_token(), "name": "   "}
     pages["new-user-invalid"] = await client.post("new-user", form=form)
-    pages["passkeys"] = await client.get("passkeys")
+    html = {"accept": "text/html"}
+    for page in ("", "profile", "passkeys", "sessions", "activity", "delete", "reauthenticate"):
+        pages[f"account/{page}".rstrip("/")] = await client.get(f"account/{page}", headers=html)
     links = sorted({link for r in pages.values() for link in STATIC_LINK.findall(r.text)})
     static_files = {}
     for link in links:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from authui.actions import (
+    account,
     backchannel_logout,
     callback,
     csrf_token,
@@ -17,14 +18,16 @@ from authui.actions import (
     signout,
     webauthn_options,
 )
+from authui.actions.activity import record_refusal
 from authui.actions.throttling import check_sign_in
 from authui.context import Context
-from authui.errors import MissingCSRF, UnknownAction
+from authui.errors import AuthError, MissingCSRF, UnknownAction
 from authui.http import InternalResponse
 
 Action = Callable[[Context], Awaitable[InternalResponse]]
 
 GET: dict[str, Action] = {
+    "account": account.get,
     "callback": callback.get,
     "csrf": csrf_token.get,
     "error": pages.error,
@@ -39,6 +42,7 @@ GET: dict[str, Action] = {
 }
 
 POST: dict[str, Action] = {
+    "account": account.post,
     "backchannel-logout": backchannel_logout.post,
     "callback": callback.post,
     "new-user": new_user.post,
@@ -47,7 +51,7 @@ POST: dict[str, Action] = {
     "signout": signout.post,
 }
 
-CSRF_CHECKED = frozenset({"new-user", "session", "signin", "signout"})
+CSRF_CHECKED = frozenset({"account", "new-user", "session", "signin", "signout"})
 
 
 async def dispatch(ctx: Context) -> InternalResponse:
@@ -60,8 +64,12 @@ async def dispatch(ctx: Context) -> InternalResponse:
         raise UnknownAction(f"Cannot handle action: {ctx.method} {ctx.action}")
     if ctx.method == "POST" and ctx.action in CSRF_CHECKED:
         require_csrf(ctx)
-    attempt = await check_sign_in(ctx)
-    answer = await action(ctx)
+    try:
+        attempt = await check_sign_in(ctx)
+        answer = await action(ctx)
+    except AuthError as error:
+        await record_refusal(ctx, error)
+        raise
     if attempt is not None:
         await attempt.succeeded()
     return answer

@@ -93,6 +93,7 @@ async def _oauth(ctx: Context, provider: OAuthProvider) -> InternalResponse:
         is_new_user=linking.is_new_user,
         store=linking.store,
         keep_session=linking.signed_in,
+        proves_identity=linking.proves_identity,
     )
 
 

@@ -5,16 +5,23 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from authui.actions.activity import REAUTHENTICATED, SIGN_IN, record
 from authui.actions.audit import signed_in
 from authui.actions.federated import remember
+from authui.actions.known_browsers import known_users, remembered
+from authui.actions.notices import tell_new_browser
+from authui.actions.step_up import ended, expected_user
 from authui.adapters.base import AdapterUser
 from authui.callbacks import emit, invoke
 from authui.context import Context
 from authui.cookies import Cookie, deletion
-from authui.errors import AccessDenied
+from authui.errors import AccessDenied, ReauthenticationFailed
 from authui.http import InternalResponse
+from authui.jwt import JWTDecodeError
 from authui.sessions import DatabaseSessions, strategy_for
 from authui.sessions.database import store_new_user
+from authui.sessions.facts import UNKNOWN, SignInFacts, facts_of_token, new_sign_in
+from authui.sessions.jwt import decode_token
 from authui.urls import with_query
 
 
@@ -62,34 +69,52 @@ async def finish_sign_in(
     new_user: AdapterUser | None = None,
     store: Callable[[], Awaitable[dict[str, Any]]] | None = None,
     keep_session: bool = False,
+    proves_identity: bool = True,
 ) -> InternalResponse:
     """Check ``sign_in``; then store ``new_user`` (if any) with the session, or run
     ``store`` (which writes and returns the stored user) before the session; emit
     ``sign_in`` and redirect. Nothing is written when ``sign_in`` refuses or redirects
     elsewhere. ``keep_session``: the user is already signed in, and a database session
-    stays as it is."""
+    stays as it is.
+
+    ``proves_identity``: the sign-in showed who the user is (every sign-in but linking a
+    new account or adding a passkey while signed in): the session records it as the time
+    and way of the last sign-in (``authui.sessions.facts``); otherwise the session keeps
+    the facts it had. A sign-in that proves identity while a step-up is in progress
+    (``authui.actions.step_up``) must be the step-up's user.
+
+    Raises:
+        AccessDenied: ``sign_in`` refused.
+        ReauthenticationFailed: A step-up signed in someone else.
+    """
     elsewhere = await allowed_redirect(
         ctx, user=user, account=account, profile=profile, credentials=credentials
     )
     if elsewhere is not None:
         return InternalResponse(redirect=elsewhere)
+    expected = expected_user(ctx) if proves_identity else None
+    if expected is not None and (new_user is not None or str(user.get("id")) != expected):
+        raise ReauthenticationFailed("The step-up sign-in signed in another user")
     if store is not None:
         user = await store()
+    facts = new_sign_in(account) if proves_identity else await _kept_facts(ctx)
     strategy = strategy_for(ctx.options)
     if new_user is not None and isinstance(strategy, DatabaseSessions):
-        user, cookies = await strategy.create_for_new_user(ctx, new_user)
+        user, cookies = await strategy.create_for_new_user(ctx, new_user, account)
         is_new_user = True
     elif new_user is not None:
         user = await store_new_user(ctx, new_user)
         is_new_user = True
         cookies = await strategy.create(
-            ctx, user=user, account=account, profile=profile, is_new_user=True
+            ctx, user=user, account=account, profile=profile, is_new_user=True, facts=facts
         )
     elif keep_session and isinstance(strategy, DatabaseSessions):
+        if proves_identity:
+            await strategy.reauthenticated(ctx, facts)
         cookies = []
     else:
         cookies = await strategy.create(
-            ctx, user=user, account=account, profile=profile, is_new_user=is_new_user
+            ctx, user=user, account=account, profile=profile, is_new_user=is_new_user, facts=facts
         )
     await emit(
         ctx.options.config.events.sign_in,
@@ -101,8 +126,42 @@ async def finish_sign_in(
     )
     signed_in(ctx, user.get("id"))
     cookies = [*cookies, *last_used(ctx), *remember(ctx, account), *refresh_error_ended(ctx)]
+    if proves_identity:
+        user_id = str(user.get("id"))
+        await record(
+            ctx, user_id, REAUTHENTICATED if expected else SIGN_IN, provider=ctx.provider_id
+        )
+        cookies += [*ended(ctx), *await _browser_known(ctx, user, is_new_user=bool(is_new_user))]
     if is_new_user:
         welcome = ctx.options.config.pages.new_user or ctx.action_url("new-user")
         target = with_query(welcome, {"callbackUrl": ctx.callback_url})
         return InternalResponse(redirect=target, cookies=cookies)
     return InternalResponse(redirect=ctx.callback_url, cookies=cookies)
+
+
+async def _kept_facts(ctx: Context) -> SignInFacts:
+    """The facts of this request's JWT session, for a sign-in that proves nothing new
+    (``UNKNOWN`` without one)."""
+    value = ctx.session_chunks().value
+    if not value or ctx.options.strategy != "jwt":
+        return UNKNOWN
+    try:
+        token = await decode_token(ctx, value)
+    except JWTDecodeError:
+        return UNKNOWN
+    return facts_of_token(token or {})
+
+
+async def _browser_known(ctx: Context, user: dict[str, Any], *, is_new_user: bool) -> list[Cookie]:
+    """With ``AccountOptions.notify_new_browser``: the user is told about a sign-in from a
+    browser that never signed them in (not for their first sign-in), and the browser is
+    remembered as theirs."""
+    if not ctx.options.config.account.notify_new_browser:
+        return []
+    user_id = str(user.get("id"))
+    if user_id in known_users(ctx):
+        return []
+    email = user.get("email")
+    if not is_new_user and isinstance(email, str) and email:
+        await tell_new_browser(ctx, email)
+    return [remembered(ctx, user_id)]

@@ -1,7 +1,13 @@
-"""Adapters: where users, accounts, database sessions, tokens and passkeys are kept."""
+"""Adapters: where users, accounts, database sessions, tokens and passkeys are kept, and
+what the account center keeps beside them."""
 
 from __future__ import annotations
 
+from authui.adapters.account import PasskeyChanges as PasskeyChanges
+from authui.adapters.account import PasskeyDetails as PasskeyDetails
+from authui.adapters.account import SecurityEvent as SecurityEvent
+from authui.adapters.account import SessionDetails as SessionDetails
+from authui.adapters.account import UserSession as UserSession
 from authui.adapters.base import Adapter as Adapter
 from authui.adapters.base import AdapterAccount as AdapterAccount
 from authui.adapters.base import AdapterAuthenticator as AdapterAuthenticator
@@ -20,6 +26,11 @@ __all__ = [
     "AdapterUser",
     "Challenge",
     "MemoryAdapter",
+    "PasskeyChanges",
+    "PasskeyDetails",
+    "SecurityEvent",
+    "SessionDetails",
     "UserChanges",
+    "UserSession",
     "VerificationToken",
 ]

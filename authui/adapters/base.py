@@ -20,22 +20,23 @@ Beyond Auth.js's interface, authui knows more optional methods (see ``Adapter``)
 limits shared by every process of an app (``RateLimitWindow`` is the window arithmetic
 the adapters share); ``create_challenge`` and ``use_challenge`` keep WebAuthn challenges
 (``Challenge``) on the server, so that each is accepted once; ``update_account`` stores an
-account's refreshed OAuth tokens (``account_changes`` checks the fields); ``claim_lease``
-and ``release_lease`` let one process of many do a thing at a time (one token refresh per
-account; ``lease_seconds`` and ``new_lease_holder`` are shared); ``delete_user_sessions``
-ends every database session of a user (back-channel logout). ``OPTIONAL_METHODS`` names
-every optional method.
+account's refreshed OAuth tokens; ``claim_lease`` and ``release_lease`` let one process of
+many do a thing at a time (one token refresh per account; ``authui.adapters.token_refresh``
+holds what the adapters share for both); ``delete_user_sessions`` ends every database
+session of a user (back-channel logout, "sign out everywhere"). The account center's
+methods keep the records of ``authui.adapters.account``: details of database sessions,
+session versions, passkey names and security events. ``OPTIONAL_METHODS`` names every
+optional method.
 """
 
 from __future__ import annotations
 
-import secrets
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from types import TracebackType
-from typing import Any, Literal, Protocol, Self, TypedDict, get_args
+from typing import Any, Literal, Protocol, Self, TypedDict
 
 from authui.adapters.outages import adapter_failure
 from authui.errors import MissingAdapter, MissingAdapterMethods
@@ -188,14 +189,15 @@ class Adapter(Protocol):
     nothing is written). Only the columns Auth.js's accounts table has are written. A name
     that is not such a field, or one of the fields that identify the account (``user_id``,
     ``provider``, ``provider_account_id``), raises ``ValueError``, and a value of the wrong
-    type ``TypeError``, before anything is written (``account_changes`` checks both). Empty
-    ``changes`` return the account unchanged.
+    type ``TypeError``, before anything is written (``token_refresh.account_changes`` checks
+    both). Empty ``changes`` return the account unchanged.
 
     ``claim_lease(key, seconds) -> str | None`` takes the lease named ``key`` for
-    ``seconds`` (a positive integer, ``ValueError`` otherwise; see ``lease_seconds``) when
-    nobody holds it or its holder's time has run out, and returns a new random holder token
-    (``new_lease_holder``); while another holds it, ``None``. It is atomic: of ``N``
-    concurrent calls for a free key, in one process or many, exactly one gets a token.
+    ``seconds`` (a positive integer, ``ValueError`` otherwise; see
+    ``token_refresh.lease_seconds``) when nobody holds it or its holder's time has run out,
+    and returns a new random holder token (``token_refresh.new_lease_holder``); while
+    another holds it, ``None``. It is atomic: of ``N`` concurrent calls for a free key, in
+    one process or many, exactly one gets a token.
     Leases of different keys are independent, and leases that have run out are removed in
     time (the store does not grow without bound). authui refreshes an account's OAuth
     tokens under a lease, so that concurrent refreshes in any number of processes make one
@@ -207,14 +209,55 @@ class Adapter(Protocol):
     another has claimed since, releases nothing: the other keeps it. Releasing a lease
     nobody holds is no error.
 
-    ``delete_user_sessions(user_id) -> int`` deletes every database session of the user and
-    returns how many it deleted (``0`` for a user without any, or an unknown user); other
-    users' sessions stay. authui calls it for an OpenID back-channel logout. A store that
-    drops expired sessions by itself (Redis) counts only those that had not expired.
+    ``delete_user_sessions(user_id, except_token=None) -> int`` deletes every database
+    session of the user but the one whose token is ``except_token`` (and its details, see
+    below), and returns how many it deleted (``0`` for a user without any, or an unknown
+    user); other users' sessions stay. authui calls it for an OpenID back-channel logout and
+    to sign a user out everywhere else. A store that drops expired sessions by itself
+    (Redis) counts only those that had not expired.
 
     ``list_user_accounts(user_id) -> list[AdapterAccount]`` returns every account linked to
     the user (none for an unknown user), ordered by provider then provider account id.
     ``get_access_token`` finds the user's account at a provider through it.
+
+    The account center (a signed-in user's pages about their account) keeps what it shows
+    with the records of ``authui.adapters.account``, in tables or keys of the adapter's own
+    beside Auth.js's, which stay as they are:
+
+    ``save_session_details(details) -> None`` stores a session's ``SessionDetails``,
+    replacing those of its token; ``touch_session_details(session_token, last_seen,
+    expires) -> None`` sets their ``last_seen`` and ``expires`` (without details it does
+    nothing); ``get_session_details(session_token)`` returns them, or ``None``.
+    ``delete_session``, ``delete_user_sessions`` and ``delete_user`` delete the details of
+    the sessions they delete, and details past their ``expires`` are removed in time (so
+    those of sessions that Auth.js deleted go too). ``list_user_sessions(user_id) ->
+    list[UserSession]`` returns every session of the user that has not expired, whoever
+    made it, latest ``expires`` first, each with its details or ``None``.
+
+    ``get_session_version(user_id) -> int`` is the user's session version, ``0`` until
+    ``bump_session_version(user_id) -> int`` adds one to it and returns the new version,
+    atomically: ``N`` concurrent calls, in one process or many, return ``N`` consecutive
+    versions. "Sign out everywhere" bumps it, which ends JWT sessions made before.
+
+    ``save_authenticator_details(details) -> None`` stores the ``PasskeyDetails`` of a
+    stored passkey (its name), replacing those of its credential id;
+    ``update_authenticator_details(credential_id, changes) -> PasskeyDetails | None`` sets
+    the fields in ``changes`` (``PasskeyChanges``, checked by ``passkey_changes`` before
+    anything is written) and returns the details, or ``None`` when there are none;
+    ``list_authenticator_details(user_id)`` returns the user's, without ``created`` first,
+    then oldest first (ties by credential id). ``delete_authenticator(credential_id) ->
+    AdapterAuthenticator | None`` deletes a passkey and its details in one atomic step and
+    returns the passkey, or ``None`` for an unknown one.
+
+    ``record_security_event(event) -> None`` stores a ``SecurityEvent``, and
+    ``list_security_events(user_id, limit=50)`` returns the user's newest first, at most
+    ``limit`` (a positive integer, ``ValueError`` otherwise). Events older than
+    ``SECURITY_EVENT_DAYS`` are not listed and are removed in time; a store may keep only
+    a user's newest ``SECURITY_EVENTS_KEPT``.
+
+    ``delete_user`` also deletes the user's session details, session version, passkey
+    details and security events. authui's adapters refuse a value too long to keep
+    (``ValueError``, before anything is written: the checks of ``authui.adapters.account``).
     """
 
     async def create_user(self, user: AdapterUser) -> AdapterUser: ...
@@ -306,70 +349,6 @@ class RateLimitWindow:
         return (self.number + 1) * self.seconds
 
 
-ACCOUNT_TOKEN_FIELDS = (
-    "access_token",
-    "refresh_token",
-    "expires_at",
-    "id_token",
-    "scope",
-    "token_type",
-    "session_state",
-)
-"""The OAuth token fields of ``AdapterAccount``, which a token refresh changes."""
-
-_ACCOUNT_IDENTITY = frozenset({"user_id", "provider", "provider_account_id"})
-_ACCOUNT_TYPES: tuple[object, ...] = get_args(AccountType)
-
-
-def account_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
-    """``changes`` for ``update_account``, checked: a ``dict`` of the ``AdapterAccount``
-    fields that may change (``type`` and ``ACCOUNT_TOKEN_FIELDS``), each to a value of its
-    type or ``None``, except ``type``, which is one of ``AccountType``.
-
-    Raises:
-        ValueError: A name is not a field of accounts, or is one that identifies the
-            account (``user_id``, ``provider``, ``provider_account_id``).
-        TypeError: A value is not of the field's type (``expires_at``: an ``int``;
-            the others: a ``str``).
-    """
-    checked = dict(changes)
-    identity = sorted(_ACCOUNT_IDENTITY & checked.keys())
-    if identity:
-        raise ValueError(f"update_account cannot change {identity}: they identify the account")
-    unknown = sorted(set(checked) - {"type", *ACCOUNT_TOKEN_FIELDS}, key=str)
-    if unknown:
-        raise ValueError(f"update_account: accounts have no field(s) {unknown}")
-    for name, value in checked.items():
-        if name == "type":
-            if value not in _ACCOUNT_TYPES:
-                raise TypeError(f"update_account: type must be one of {_ACCOUNT_TYPES}")
-        elif value is None:
-            continue
-        elif name == "expires_at":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"update_account: expires_at must be an int, not {value!r}")
-        elif not isinstance(value, str):
-            raise TypeError(f"update_account: {name} must be a str, not {type(value).__name__}")
-    return checked
-
-
-def lease_seconds(seconds: int) -> int:
-    """``seconds`` for ``claim_lease``, checked.
-
-    Raises:
-        ValueError: ``seconds`` is not a positive integer.
-    """
-    if isinstance(seconds, bool) or not isinstance(seconds, int) or seconds < 1:
-        raise ValueError(f"lease seconds must be a positive integer, not {seconds!r}")
-    return seconds
-
-
-def new_lease_holder() -> str:
-    """A new holder token for ``claim_lease``: 32 random URL-safe characters (192 bits),
-    so that no two claims, in any process, ever share one."""
-    return secrets.token_urlsafe(24)
-
-
 OPTIONAL_METHODS: Mapping[str, str] = {
     "create_user_and_session": "a new user and its first database session, both or neither",
     "create_user_and_account": "a new OAuth user and its first account, both or neither",
@@ -380,8 +359,20 @@ OPTIONAL_METHODS: Mapping[str, str] = {
     "update_account": "storing an account's refreshed OAuth tokens (get_access_token)",
     "claim_lease": "one token refresh at a time per account, in every process",
     "release_lease": "one token refresh at a time per account, in every process",
-    "delete_user_sessions": "back-channel logout with database sessions",
+    "delete_user_sessions": "back-channel logout and signing out everywhere, database sessions",
     "list_user_accounts": "finding a user's account at a provider (get_access_token)",
+    "save_session_details": "the account center's list of sessions (browser, sign-in time)",
+    "touch_session_details": "the account center's list of sessions (when last seen)",
+    "get_session_details": "the account center's session facts (sign-in time and methods)",
+    "list_user_sessions": "the account center's list of sessions",
+    "get_session_version": "signing out everywhere with JWT sessions",
+    "bump_session_version": "signing out everywhere with JWT sessions",
+    "save_authenticator_details": "the account center's passkey names",
+    "update_authenticator_details": "renaming passkeys and when each was last used",
+    "list_authenticator_details": "the account center's list of passkeys",
+    "delete_authenticator": "removing a passkey in the account center",
+    "record_security_event": "the account center's security activity",
+    "list_security_events": "the account center's security activity",
 }
 """The methods beyond Auth.js's interface (documented on ``Adapter``) and what uses each.
 An adapter may lack any of them and still start: callers ask ``AdapterCalls.has`` first

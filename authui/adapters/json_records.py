@@ -1,17 +1,19 @@
 """Adapter records as JSON objects with the Auth.js field names (``emailVerified``,
 ``userId``, ``providerAccountId``, ``credentialID``; OAuth's own ``access_token`` …), for
-stores that keep JSON (Redis). Dates are ISO 8601 strings with a UTC offset; reading checks
-every field's type against the record's annotations."""
+stores that keep JSON (Redis). Dates are ISO 8601 strings with a UTC offset, a
+``tuple[str, ...]`` an array of strings and a ``Mapping[str, str]`` an object of strings;
+reading checks every field's type against the record's annotations."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
 import types
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
-from authui.adapters.base import ACCOUNT_TOKEN_FIELDS
+from authui.adapters.token_refresh import ACCOUNT_TOKEN_FIELDS
 
 R = TypeVar("R")
 
@@ -40,9 +42,11 @@ def dump_record(record: Any) -> str:
     values = {}
     for field in dataclasses.fields(record):
         value = getattr(record, field.name)
-        values[authjs_name(field.name)] = (
-            utc(value).isoformat() if isinstance(value, datetime) else value
-        )
+        if isinstance(value, datetime):
+            value = utc(value).isoformat()
+        elif isinstance(value, Mapping):
+            value = dict(value)
+        values[authjs_name(field.name)] = value
     return json.dumps(values, separators=(",", ":"))
 
 
@@ -71,6 +75,7 @@ class _Field:
     optional: bool
     expected: Any
     choices: tuple[object, ...] | None  # a ``Literal``'s values
+    origin: object  # ``tuple`` for ``tuple[str, ...]``, ``Mapping`` for ``Mapping[str, str]``
 
     def check(self, value: object) -> object:
         name, expected = self.name, self.expected
@@ -82,6 +87,14 @@ class _Field:
             if not isinstance(value, str):
                 raise TypeError(f"{name}: expected an ISO 8601 date, got {value!r}")
             return utc(datetime.fromisoformat(value))
+        if self.origin is tuple:
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise TypeError(f"{name}: expected an array of strings, got {value!r}")
+            return tuple(value)
+        if self.origin is Mapping:
+            if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+                raise TypeError(f"{name}: expected an object of strings, got {value!r}")
+            return value
         if self.choices is not None:
             if value not in self.choices:
                 raise TypeError(f"{name}: expected one of {self.choices}, got {value!r}")
@@ -111,6 +124,9 @@ def _taken_apart(cls: Any) -> tuple[_Field, ...]:
         args = get_args(hint)
         optional = get_origin(hint) in (Union, types.UnionType) and type(None) in args
         expected = next(a for a in args if a is not type(None)) if optional else hint
-        choices = get_args(expected) if get_origin(expected) is Literal else None
-        fields.append(_Field(field.name, authjs_name(field.name), optional, expected, choices))
+        origin = get_origin(expected)
+        choices = get_args(expected) if origin is Literal else None
+        fields.append(
+            _Field(field.name, authjs_name(field.name), optional, expected, choices, origin)
+        )
     return tuple(fields)

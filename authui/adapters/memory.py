@@ -5,7 +5,7 @@ adapter for anything else. Each method body runs without awaiting, so on one eve
 every call is atomic (``use_verification_token`` and ``use_challenge`` hand a token or a
 challenge out exactly once, ``increment_rate_limit`` counts every event once, and
 ``claim_lease`` gives a free lease to one caller). Leases run by the process's monotonic
-clock.
+clock. The account center's methods come from ``MemoryAccountCenter``.
 """
 
 from __future__ import annotations
@@ -26,17 +26,17 @@ from authui.adapters.base import (
     RateLimitWindow,
     UserChanges,
     VerificationToken,
-    account_changes,
-    lease_seconds,
-    new_lease_holder,
 )
+from authui.adapters.memory_account import MemoryAccountCenter
+from authui.adapters.token_refresh import account_changes, lease_seconds, new_lease_holder
 
 
-class MemoryAdapter:
+class MemoryAdapter(MemoryAccountCenter):
     """Every adapter method, and authui's extensions (rate limits, challenges, account
-    updates, leases, deleting a user's sessions), over dictionaries."""
+    updates, leases, deleting a user's sessions, the account center), over dictionaries."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.users: dict[str, AdapterUser] = {}
         self.accounts: dict[tuple[str, str], AdapterAccount] = {}
         self.sessions: dict[str, AdapterSession] = {}
@@ -111,6 +111,7 @@ class MemoryAdapter:
         self.accounts = {k: a for k, a in self.accounts.items() if a.user_id != user_id}
         self.sessions = {k: s for k, s in self.sessions.items() if s.user_id != user_id}
         self.authenticators = {k: a for k, a in self.authenticators.items() if a.user_id != user_id}
+        self._forget_user(user_id)
         return user
 
     async def link_account(self, account: AdapterAccount) -> AdapterAccount | None:
@@ -162,13 +163,20 @@ class MemoryAdapter:
         return self.sessions[session_token]
 
     async def delete_session(self, session_token: str) -> AdapterSession | None:
+        self.session_details.pop(session_token, None)
         return self.sessions.pop(session_token, None)
 
-    async def delete_user_sessions(self, user_id: str) -> int:
-        """authui extension: delete every session of the user; how many there were."""
-        tokens = [token for token, s in self.sessions.items() if s.user_id == user_id]
+    async def delete_user_sessions(self, user_id: str, except_token: str | None = None) -> int:
+        """authui extension: delete every session of the user but ``except_token``'s, with
+        their details; how many sessions it deleted."""
+        tokens = [
+            token
+            for token, s in self.sessions.items()
+            if s.user_id == user_id and token != except_token
+        ]
         for token in tokens:
             del self.sessions[token]
+            self.session_details.pop(token, None)
         return len(tokens)
 
     async def create_verification_token(self, token: VerificationToken) -> VerificationToken:

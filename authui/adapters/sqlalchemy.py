@@ -2,10 +2,11 @@
 
 Install with ``pip install "authui[sqlalchemy]"`` (SQLite), ``"authui[postgresql]"`` or
 ``"authui[mysql]"``. By default it uses the Auth.js SQL schema, so an Auth.js app and an
-authui app can share one database (authui adds three tables of its own: ``rate_limits``,
-the counts of the limits on sign-in, ``authui_challenges``, the single-use passkey
-challenges, and ``authui_leases``, which let one process at a time refresh an account's
-OAuth tokens)::
+authui app can share one database (authui adds tables of its own: ``rate_limits``, the
+counts of the limits on sign-in, ``authui_challenges``, the single-use passkey challenges,
+``authui_leases``, which let one process at a time refresh an account's OAuth tokens, and
+the account center's ``authui_session_details``, ``authui_passkeys``,
+``authui_security_events`` and ``authui_session_versions``)::
 
     from authui.adapters.sqlalchemy import SQLAlchemyAdapter
 

@@ -58,6 +58,8 @@ SIGNIN_ERRORS: Mapping[str, str] = {
     "TooManyAttempts:minute": "Too many attempts. Try again in a minute.",
     "TooManyAttempts:minutes": "Too many attempts. Try again in {minutes} minutes.",
     "SessionRequired": "Please sign in to access this page.",
+    "ReauthenticationFailed": "That sign-in was not yours: sign in again with one of your "
+    "own ways in. Nothing was changed.",
 }
 
 
@@ -159,6 +161,19 @@ ERROR_PAGES: Mapping[str, tuple[int, str, str, bool]] = {
         "This site does not answer for the address your browser used. Check the address, "
         "or go to the site's own address.",
         False,
+    ),
+    "EmailTaken": (
+        409,
+        "Address not changed",
+        "This address now belongs to another account, so your address was not changed.",
+        False,
+    ),
+    "ReauthenticationRequired": (
+        403,
+        "Sign in again first",
+        "Adding a way to sign in to your account needs a recent sign-in. Sign in again, "
+        "then try once more.",
+        True,
     ),
     "TooManyAttempts": (
         429,

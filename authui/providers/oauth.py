@@ -201,6 +201,10 @@ class OAuthProvider(Provider):
             comes back to ``<base>/signout/<id>``: register that URL with the provider as
             a post-logout redirect URI. Off by default, as in Auth.js, whose sign-out
             ends the app's session only.
+        revocation: The token revocation endpoint (RFC 7009), where the account center
+            revokes an account's tokens when the user unlinks it; by default the
+            discovery document's ``revocation_endpoint``. Without either, unlinking
+            forgets the tokens without revoking them.
     """
 
     type: Literal["oauth", "oidc"] = "oauth"
@@ -223,6 +227,7 @@ class OAuthProvider(Provider):
     custom_fetch: CustomFetch | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     federated_logout: bool = False
+    revocation: str | None = None
 
 
 _ENDPOINTS = frozenset({"authorization", "token", "userinfo"})

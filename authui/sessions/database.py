@@ -15,7 +15,14 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from authui.adapters.base import AdapterSession, AdapterUser, require_adapter, user_record
+from authui.adapters.account import SessionDetails
+from authui.adapters.base import (
+    AdapterCalls,
+    AdapterSession,
+    AdapterUser,
+    require_adapter,
+    user_record,
+)
 from authui.callbacks import default_session, emit, invoke
 from authui.context import Context
 from authui.cookies import Cookie
@@ -27,6 +34,9 @@ from authui.errors import (
     SessionTokenError,
     SignOutError,
 )
+from authui.proxies import client_address
+from authui.sessions.facts import SignInFacts, new_sign_in
+from authui.user_agents import kept_client, kept_user_agent
 
 NEEDED_FOR = "database sessions"
 
@@ -47,6 +57,28 @@ async def store_new_user(ctx: Context, user: AdapterUser) -> dict[str, Any]:
     return record
 
 
+async def _remember(
+    ctx: Context, adapter: AdapterCalls, session: AdapterSession, facts: SignInFacts
+) -> None:
+    """Keep what the account center shows of a new session (when the adapter keeps
+    details): the browser, the client's address, and when and how the user signed in."""
+    if not adapter.has("save_session_details"):
+        return
+    created = now()
+    details = SessionDetails(
+        session_token=session.session_token,
+        user_id=session.user_id,
+        expires=session.expires,
+        created=created,
+        last_seen=created,
+        auth_time=facts.auth_time or created,
+        amr=facts.amr,
+        user_agent=kept_user_agent(ctx.request.headers.get("user-agent")),
+        client=kept_client(client_address(ctx.request, ctx.options.config.trusted_proxies)),
+    )
+    await adapter.call("save_session_details", NEEDED_FOR, details)
+
+
 def _push_out(ctx: Context, token: str, expires: datetime) -> None:
     """Store the session's new expiry after the answer (``authui.pending``): the check
     does not wait for it, and one that fails leaves the stored expiry due, so the next
@@ -55,6 +87,8 @@ def _push_out(ctx: Context, token: str, expires: datetime) -> None:
 
     async def write() -> None:
         await adapter.call("update_session", NEEDED_FOR, token, expires)
+        if adapter.has("touch_session_details"):
+            await adapter.call("touch_session_details", NEEDED_FOR, token, now(), expires)
 
     ctx.options.pending.start(token, write, ctx.options.logger)
 
@@ -138,18 +172,34 @@ class DatabaseSessions:
         account: dict[str, Any] | None,
         profile: Any = None,
         is_new_user: bool | None = None,
+        facts: SignInFacts | None = None,
     ) -> list[Cookie]:
-        """Sign ``user`` (a stored user) in: a new session row and its cookie."""
+        """Sign ``user`` (a stored user) in: a new session row, its details (when and how
+        the user signed in: ``facts``, by default now with ``account``'s type), and its
+        cookie."""
         config = ctx.options.config
         generate = config.session.generate_session_token
         token = generate() if generate is not None else str(uuid.uuid4())
         session = AdapterSession(
             session_token=token, user_id=str(user["id"]), expires=in_seconds(config.session.max_age)
         )
-        await require_adapter(ctx.options.adapter, NEEDED_FOR).call(
-            "create_session", NEEDED_FOR, session
-        )
+        adapter = require_adapter(ctx.options.adapter, NEEDED_FOR)
+        await adapter.call("create_session", NEEDED_FOR, session)
+        await _remember(ctx, adapter, session, facts or new_sign_in(account))
         return self._cookies(ctx, session)
+
+    async def reauthenticated(self, ctx: Context, facts: SignInFacts) -> None:
+        """The signed-in user proved who they are again (a step-up that keeps the
+        session): the session's details take the new ``auth_time`` and ``amr``."""
+        token = ctx.session_chunks().value
+        adapter = require_adapter(ctx.options.adapter, NEEDED_FOR)
+        if not token or not adapter.has("get_session_details"):
+            return
+        kept: SessionDetails | None = await adapter.call("get_session_details", NEEDED_FOR, token)
+        if kept is None:
+            return
+        renewed = replace(kept, auth_time=facts.auth_time or now(), amr=facts.amr)
+        await adapter.call("save_session_details", NEEDED_FOR, renewed)
 
     @staticmethod
     def _cookies(ctx: Context, session: AdapterSession) -> list[Cookie]:
@@ -159,7 +209,7 @@ class DatabaseSessions:
         return [*stale, Cookie(option.name, session.session_token, expiring)]
 
     async def create_for_new_user(
-        self, ctx: Context, user: AdapterUser
+        self, ctx: Context, user: AdapterUser, account: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], list[Cookie]]:
         """Store a new user and its first session, atomically when the adapter offers
         ``create_user_and_session``; emit ``create_user``. Returns the user and cookies."""
@@ -177,6 +227,7 @@ class DatabaseSessions:
             stored = await adapter.call("create_user", needed_for, user)
             session = AdapterSession(session_token=token, user_id=stored.id, expires=expires)
             await adapter.call("create_session", NEEDED_FOR, session)
+        await _remember(ctx, adapter, session, new_sign_in(account))
         record = user_record(stored)
         await emit(config.events.create_user, ctx.options.logger, user=record)
         return record, self._cookies(ctx, session)

@@ -13,6 +13,8 @@ from authui.cookies import CHUNK_SIZE, Cookie, SessionChunks
 from authui.dates import in_seconds, timestamp_to_iso, to_iso
 from authui.errors import JWTSessionError, SignOutError
 from authui.jwt import JWT
+from authui.sessions.facts import SignInFacts, new_sign_in, token_claims
+from authui.sessions.versions import outdated, session_version, version_claim
 
 
 async def encode_token(ctx: Context, token: JWT) -> str:
@@ -137,11 +139,14 @@ class JWTSessions:
             )
             if token is None:
                 return None, chunks.clear()
+            due = _due(issued, options.config.session.update_age)
+            if due and outdated(token, await session_version(ctx, token.get("sub"))):
+                return None, chunks.clear()  # signed out everywhere since it was made
             reissue = (
                 is_update
                 or bool(claims)
                 or (custom and token != issued)
-                or _due(issued, options.config.session.update_age)
+                or due
                 or not _current(ctx, value)
             )
             expires = in_seconds(options.config.session.max_age) if reissue else None
@@ -178,10 +183,17 @@ class JWTSessions:
         account: dict[str, Any] | None,
         profile: Any = None,
         is_new_user: bool | None = None,
+        facts: SignInFacts | None = None,
     ) -> list[Cookie]:
-        """Sign ``user`` in: run the ``jwt`` callback and set the session cookie(s)."""
+        """Sign ``user`` in: run the ``jwt`` callback and set the session cookie(s).
+
+        The first token carries when and how the user signed in (``facts``; by default
+        now, with ``account``'s type: ``authui.sessions.facts``) and the user's session
+        version (``authui.sessions.versions``)."""
         options = ctx.options
         first = default_token(user)
+        first.update(token_claims(facts or new_sign_in(account)))
+        first.update(version_claim(await session_version(ctx, first["sub"])))
         if options.config.jwt.provider_tokens:
             first = with_provider_tokens(first, account)
         token = await invoke(

@@ -1,5 +1,5 @@
-"""Server-side ``sign_in``, ``sign_out``, ``update`` and ``get_access_token`` for Starlette
-and FastAPI views."""
+"""Server-side ``sign_in``, ``sign_out``, ``update``, ``get_access_token`` and ``account``
+for Starlette and FastAPI views."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from starlette.responses import Response
 
 from authui.cookies import Cookie
 from authui.errors import RefreshTokenError
+from authui.integrations.account import AccountCalls
 from authui.integrations.calls import Caller
 from authui.integrations.state import ConfigSource
 from authui.sessions.types import Session
@@ -150,3 +151,28 @@ async def update(
         here.session, here.loaded = session, True
         request.state.auth = session
     return cast("Session | None", session)
+
+
+def account(
+    request: HTTPConnection,
+    *,
+    config: ConfigSource | None = None,
+    response: Response | None = None,
+) -> AccountCalls:
+    """The account center's actions for the request's user (``await
+    account(request).revoke_other_sessions()``; see ``authui.integrations.account``).
+
+    The cookies an action sets go on ``response`` when given, else through
+    ``AuthMiddleware`` on whatever the view returns.
+    """
+    here = RequestAuth.of(request.scope)
+
+    async def make() -> Caller:
+        return await _caller(request, config)
+
+    def keep(cookies: list[Cookie]) -> None:
+        if here is not None and cookies:
+            here.session, here.loaded = None, False  # read anew after the change
+        _pass_on(cookies, here, response)
+
+    return AccountCalls(make, keep)

@@ -465,15 +465,16 @@ def test_conditional_ui_checks() -> None:
 
 async def test_passkeys_page_lists_the_users_passkeys() -> None:
     client = passkey_client()
-    away = await client.get("passkeys")
+    moved = await client.get("passkeys")
+    assert moved.header("location") == f"{APP}/auth/account/passkeys"
+    away = await client.get("account/passkeys", headers={"accept": "text/html"})
     assert away.header("location") == (
-        f"{APP}/auth/signin?callbackUrl=http%3A%2F%2Flocalhost%3A3000%2Fauth%2Fpasskeys"
+        f"{APP}/auth/signin?callbackUrl=http%3A%2F%2Flocalhost%3A3000%2Fauth%2Faccount%2Fpasskeys"
     )
     key, _ = await register(client, "ada@example.com")
     await sign_in(client, key)
-    html = (await client.get("passkeys")).body.decode()
-    assert "Passkeys of ada@example.com" in html
-    assert html.count('class="authui-passkey"') == 1
-    assert "used 1 times" in html
+    html = (await client.get("account/passkeys", headers={"accept": "text/html"})).body.decode()
+    assert html.count('class="authui-account-item authui-passkey"') == 1
+    assert "Synced across your devices" in html or "On one device only" in html
     assert 'data-authui-passkey-register="passkey"' in html
     assert "Add a passkey" in html

@@ -9,19 +9,34 @@ the test is skipped with the reason, or fails under ``CI=true``
 
 ``rate_limit_clock`` sets the time every adapter's ``increment_rate_limit`` counts by, so
 that a test moves from one window to the next without waiting.
+
+``adapter`` gives a fresh, empty adapter of each kind (memory, SQLite, PostgreSQL,
+MariaDB, Redis), for modules that test every kind alike; a module or class with an
+``adapter`` fixture of its own uses that instead. Its SQL tables are made once per module
+(PostgreSQL in a schema of its own, MariaDB under a table prefix of its own) and emptied
+before each test; SQLite is a new file per test; Redis gets a key prefix per test, whose
+keys are deleted afterwards.
 """
 
 from __future__ import annotations
 
 import os
 import socket
+import uuid
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from sqlalchemy import delete
 
 from authui.adapters.base import RateLimitWindow
+from authui.adapters.memory import MemoryAdapter
+from authui.adapters.redis import RedisAdapter
+from authui.adapters.sqlalchemy import SQLAlchemyAdapter, SQLNaming
 from tests.peers.availability import peer_missing
+from tests.peers.pgadapter_node import fresh_schema, run_isolated
 
 
 @dataclass(frozen=True)
@@ -118,3 +133,79 @@ def rate_limit_clock(monkeypatch: pytest.MonkeyPatch) -> RateLimitClock:
 
     monkeypatch.setattr(RateLimitWindow, "current", classmethod(current))
     return clock
+
+
+# An adapter of each kind ----------------------------------------------------------------
+
+KINDS = ["memory", "sqlite", "postgresql", "mariadb", "redis"]
+
+AnyAdapter = MemoryAdapter | SQLAlchemyAdapter | RedisAdapter
+
+
+@dataclass(frozen=True)
+class ModuleTables:
+    """Tables made for one test module: where and under which names."""
+
+    url: str
+    naming: SQLNaming
+
+    async def empty_adapter(self) -> SQLAlchemyAdapter:
+        adapter = SQLAlchemyAdapter(self.url, naming=self.naming)
+        async with adapter.engine.begin() as conn:
+            for table in adapter.tables.metadata.sorted_tables:
+                await conn.execute(delete(table))
+        return adapter
+
+    async def create_all(self) -> None:
+        async with SQLAlchemyAdapter(self.url, naming=self.naming) as adapter:
+            await adapter.create_all()
+
+    async def drop_all(self) -> None:
+        async with SQLAlchemyAdapter(self.url, naming=self.naming) as adapter:
+            await adapter.drop_all()
+
+
+@pytest.fixture(scope="module")
+def pg_tables(postgres_url: str) -> Iterator[ModuleTables]:
+    with fresh_schema(postgres_url, "authui_kinds_") as schema:
+        tables = ModuleTables(postgres_url, SQLNaming(schema=schema))
+        run_isolated(tables.create_all)
+        yield tables
+
+
+@pytest.fixture(scope="module")
+def mariadb_tables(mariadb_url: str) -> Iterator[ModuleTables]:
+    tables = ModuleTables(mariadb_url, SQLNaming().prefixed(f"kinds_{uuid.uuid4().hex[:8]}_"))
+    run_isolated(tables.create_all)
+    try:
+        yield tables
+    finally:
+        run_isolated(tables.drop_all)
+
+
+@pytest.fixture(params=KINDS)
+async def adapter(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[AnyAdapter]:
+    """A fresh, empty adapter of each kind."""
+    kind = request.param
+    if kind == "memory":
+        yield MemoryAdapter()
+    elif kind == "sqlite":
+        async with SQLAlchemyAdapter(f"sqlite+aiosqlite:///{tmp_path / 'auth.db'}") as sqlite:
+            await sqlite.create_all()
+            yield sqlite
+    elif kind in ("postgresql", "mariadb"):
+        tables: ModuleTables = request.getfixturevalue(
+            "pg_tables" if kind == "postgresql" else "mariadb_tables"
+        )
+        async with await tables.empty_adapter() as sql:
+            yield sql
+    else:
+        url: str = request.getfixturevalue("redis_url")
+        prefix = f"authui-kinds:{uuid.uuid4().hex}:"
+        async with RedisAdapter(url, prefix=prefix) as redis:
+            try:
+                yield redis
+            finally:
+                keys = [key async for key in redis.redis.scan_iter(match=f"{prefix}*")]
+                if keys:
+                    await redis.redis.delete(*keys)

@@ -15,7 +15,9 @@ Tasks:
 - ``use-challenges``: ``use_challenge`` of every key in ``keys`` at once; the answer is
   the keys this process got;
 - ``claim-leases``: ``claim_lease`` of every key in ``keys``, ``claims`` times each, all at
-  once; the answer is ``[key, holder]`` for each lease this process got.
+  once; the answer is ``[key, holder]`` for each lease this process got;
+- ``bump-versions``: ``bump_session_version`` of ``user``, ``count`` times at once; the
+  answer is the versions this process got.
 """
 
 from __future__ import annotations
@@ -68,6 +70,9 @@ async def run(adapter: Any, spec: dict[str, Any]) -> Any:
             keys = [key for key in spec["keys"] for _ in range(spec["claims"])]
             holders = await asyncio.gather(*(store.claim_lease(key, 60) for key in keys))
             return [[key, holder] for key, holder in zip(keys, holders, strict=True) if holder]
+        if task == "bump-versions":
+            bumps = (store.bump_session_version(spec["user"]) for _ in range(spec["count"]))
+            return list(await asyncio.gather(*bumps))
         if task == "create-all":
             await store.create_all()
         return await store.get_user("nobody")

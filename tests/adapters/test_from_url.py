@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from authui.adapters.account import UserSession
 from authui.adapters.base import AdapterSession, AdapterUser
 from authui.adapters.from_url import TablesOnFirstUse, adapter_from_url
 from authui.adapters.sql.migrations import LATEST_VERSION, SchemaMigrator
@@ -62,28 +63,30 @@ async def test_an_embedded_database_from_before_rate_limits_is_upgraded_on_first
 
 
 @pytest.mark.parametrize("made_by", ["init", "create_all"])
-async def test_an_embedded_database_of_the_previous_version_gets_leases_on_first_use(
+async def test_an_embedded_database_of_the_previous_version_gets_the_account_center(
     tmp_path: Path, made_by: str
 ) -> None:
-    """A SQLite file at version 4, or made unversioned by the previous version's
-    ``create_all`` (every table but ``authui_leases``), with a session in it: the first
-    call adds ``authui_leases`` (adopting the unversioned one) and the session stays."""
+    """A SQLite file at version 5, or made unversioned by the previous version's
+    ``create_all`` (every table but the account center's), with a session in it: the first
+    call adds the account center's tables (adopting the unversioned ones), and the session
+    stays, listed without details."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'auth.db'}"
     async with SQLAlchemyAdapter(url) as adapter:
         if made_by == "init":
-            await SchemaMigrator(adapter).init(target=4)
+            await SchemaMigrator(adapter).init(target=5)
         else:
             await adapter.create_all()
             async with adapter.engine.begin() as conn:
-                await conn.run_sync(adapter.tables.leases.drop)
+                for table in adapter.tables.account_center:
+                    await conn.run_sync(table.drop)
         user = await adapter.create_user(AdapterUser(id="u1", email="ada@example.com"))
-        expires = datetime.now(UTC) + timedelta(days=1)
-        await adapter.create_session(
-            AdapterSession(session_token="s", user_id="u1", expires=expires)
+        session = AdapterSession(
+            session_token="s", user_id="u1", expires=datetime.now(UTC) + timedelta(days=1)
         )
+        await adapter.create_session(session)
     wrapped = embedded(url)
-    assert await wrapped.claim_lease("k", 60) is not None
-    assert await wrapped.claim_lease("k", 60) is None
+    assert await wrapped.list_user_sessions("u1") == [UserSession(session=session, details=None)]
+    assert await wrapped.bump_session_version("u1") == 1
     found = await wrapped.get_session_and_user("s")
     assert found is not None
     assert found[1] == user

@@ -6,7 +6,7 @@ import asyncio
 import dataclasses
 import inspect
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any, cast
@@ -16,12 +16,20 @@ import pytest
 from authui.adapters import (
     Adapter,
     AdapterAccount,
+    AdapterAuthenticator,
     AdapterSession,
     AdapterUser,
     Challenge,
     MemoryAdapter,
     UserChanges,
     VerificationToken,
+)
+from authui.adapters.account import (
+    SECURITY_EVENT_DAYS,
+    PasskeyDetails,
+    SecurityEvent,
+    SessionDetails,
+    UserSession,
 )
 from authui.adapters.base import RateLimitWindow
 from authui.testing import (
@@ -291,6 +299,49 @@ class DuplicateChallengeRefused(MemoryAdapter):
         await super().create_challenge(challenge)
 
 
+class RacyVersions(MemoryAdapter):
+    async def bump_session_version(self, user_id: str) -> int:
+        version = self.session_versions.get(user_id, 0) + 1
+        await asyncio.sleep(0)  # a read, then a write: not atomic
+        self.session_versions[user_id] = version
+        return version
+
+
+class DetailsOutliveSessions(MemoryAdapter):
+    async def delete_session(self, session_token: str) -> AdapterSession | None:
+        return self.sessions.pop(session_token, None)
+
+
+class ExpiredSessionsListed(MemoryAdapter):
+    async def list_user_sessions(self, user_id: str) -> list[UserSession]:
+        mine = [s for s in self.sessions.values() if s.user_id == user_id]
+        return [UserSession(session=s, details=None) for s in mine]
+
+
+class EverySessionEnded(MemoryAdapter):
+    async def delete_user_sessions(self, user_id: str, except_token: str | None = None) -> int:
+        return await super().delete_user_sessions(user_id)
+
+
+class PasskeyDetailsOutlivePasskeys(MemoryAdapter):
+    async def delete_authenticator(self, credential_id: str) -> AdapterAuthenticator | None:
+        return self.authenticators.pop(credential_id, None)
+
+
+class UncheckedPasskeyChanges(MemoryAdapter):
+    async def update_authenticator_details(
+        self, credential_id: str, changes: Mapping[str, Any]
+    ) -> PasskeyDetails | None:
+        details = self.passkey_details[credential_id]
+        self.passkey_details[credential_id] = dataclasses.replace(details, **changes)
+        return self.passkey_details[credential_id]
+
+
+class OldestEventsFirst(MemoryAdapter):
+    async def list_security_events(self, user_id: str, limit: int = 50) -> list[SecurityEvent]:
+        return list(reversed(await super().list_security_events(user_id, limit)))
+
+
 BROKEN: list[tuple[type[MemoryAdapter], str, str]] = [
     (RacyTokens, "test_use_verification_token_is_atomic", "50 of 50 concurrent"),
     (NoCascade, "test_delete_user_cascades", "get_account of a deleted user's account"),
@@ -330,6 +381,29 @@ BROKEN: list[tuple[type[MemoryAdapter], str, str]] = [
         "test_creating_a_challenge_twice_keeps_one",
         "stored already raised ValueError",
     ),
+    (RacyVersions, "test_bump_session_version_is_atomic", "50 concurrent bump_session_version"),
+    (DetailsOutliveSessions, "test_delete_session_deletes_its_details", "after delete_session"),
+    (
+        ExpiredSessionsListed,
+        "test_list_user_sessions_leaves_out_expired_and_other_users",
+        "expected only the session that has not expired",
+    ),
+    (
+        EverySessionEnded,
+        "test_delete_user_sessions_keeps_the_excepted_one",
+        r"except_token\) returned 3; expected 2",
+    ),
+    (
+        PasskeyDetailsOutlivePasskeys,
+        "test_delete_authenticator_deletes_it_and_its_details",
+        "list_authenticator_details after delete_authenticator",
+    ),
+    (
+        UncheckedPasskeyChanges,
+        "test_update_authenticator_details_checks_the_changes",
+        r"\{'name': ''\}\) returned .*; expected ValueError",
+    ),
+    (OldestEventsFirst, "test_security_events_newest_first", "list_security_events: Security"),
 ]
 
 
@@ -464,3 +538,43 @@ async def test_leases_that_ran_out_are_dropped_when_one_is_claimed(
     assert await adapter.claim_lease("d", 1) is not None
     assert sorted(adapter.leases) == ["d"]
     assert len(adapter._lease_ends) == 1
+
+
+# -- the account center ----------------------------------------------------------------
+
+
+def session_details(token: str, expires: datetime) -> SessionDetails:
+    now = datetime.now(UTC)
+    return SessionDetails(
+        session_token=token,
+        user_id="u",
+        expires=expires,
+        created=now,
+        last_seen=now,
+        auth_time=now,
+        amr=(),
+    )
+
+
+async def test_expired_session_details_are_dropped_when_details_are_used() -> None:
+    """Details past their ``expires`` (those of a session that Auth.js deleted too) go at
+    the next use of any details; a touch keeps details from going at their old time."""
+    adapter = MemoryAdapter()
+    now = datetime.now(UTC)
+    await adapter.save_session_details(session_details("gone", now - timedelta(seconds=1)))
+    await adapter.save_session_details(session_details("moved", now + timedelta(seconds=30)))
+    assert sorted(adapter.session_details) == ["moved"]
+    await adapter.touch_session_details("moved", now, now + timedelta(days=1))
+    adapter._session_details_ends[0] = (now - timedelta(seconds=1), "moved")  # its old time
+    assert await adapter.get_session_details("moved") is not None
+    assert sorted(adapter.session_details) == ["moved"]
+
+
+async def test_old_security_events_are_dropped_when_one_is_recorded() -> None:
+    adapter = MemoryAdapter()
+    now = datetime.now(UTC)
+    old = SecurityEvent(user_id="u", kind="old", at=now - timedelta(days=SECURITY_EVENT_DAYS))
+    new = SecurityEvent(user_id="u", kind="new", at=now)
+    await adapter.record_security_event(old)
+    await adapter.record_security_event(new)
+    assert adapter.security_events == {"u": [new]}

@@ -14,6 +14,8 @@ them start their task at the same moment.
 - Leases: two processes make 20 concurrent ``claim_lease`` calls for each of a few keys
   (10 each), on new keys and again once their leases have run out: each lease goes to
   exactly one call.
+- Session versions: two processes bump one user's session version 10 times each, all at
+  once: the 20 calls get the versions 1 to 20, each once.
 """
 
 from __future__ import annotations
@@ -266,6 +268,26 @@ def test_two_processes_claiming_a_lease_at_once_give_it_to_one(
     holders = {holder for _, holder in claimed}
     assert len(holders) == len(new + old)
     assert not holders & set(old_holders)
+
+
+# Session versions -----------------------------------------------------------------------
+
+
+async def new_user_id(store: Store) -> str:
+    async with lease_adapter(store) as adapter:
+        user = await adapter.create_user(AdapterUser(id=str(uuid.uuid4())))
+        return user.id
+
+
+def test_two_processes_bumping_a_session_version_each_get_their_own(
+    challenge_store: Store, tmp_path: Path
+) -> None:
+    """20 concurrent ``bump_session_version`` calls for one user, 10 from each of two
+    processes: the versions 1 to 20, each once."""
+    user = run_isolated(lambda: new_user_id(challenge_store))
+    spec = {"user": user, "count": CLAIMS_PER_PROCESS}
+    first, second = race(challenge_store, "bump-versions", 2, tmp_path, **spec)
+    assert sorted(first + second) == list(range(1, 2 * CLAIMS_PER_PROCESS + 1))
 
 
 # Token refresh against a real OpenID provider ---------------------------------------------

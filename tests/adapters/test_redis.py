@@ -21,6 +21,13 @@ from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from authui.adapters.account import (
+    SECURITY_EVENT_DAYS,
+    SECURITY_EVENTS_KEPT,
+    PasskeyDetails,
+    SecurityEvent,
+    SessionDetails,
+)
 from authui.adapters.base import (
     AdapterAccount,
     AdapterAuthenticator,
@@ -160,6 +167,22 @@ def make_authenticator(user_id: str) -> AdapterAuthenticator:
 
 def in_(delta: timedelta) -> datetime:
     return datetime.now(UTC) + delta
+
+
+ZERO = timedelta(0)
+
+
+def details_of(session: AdapterSession) -> SessionDetails:
+    now = datetime.now(UTC)
+    return SessionDetails(
+        session_token=session.session_token,
+        user_id=session.user_id,
+        expires=session.expires,
+        created=now,
+        last_seen=now,
+        auth_time=now,
+        amr=("email",),
+    )
 
 
 def is_utc(value: datetime) -> bool:
@@ -385,6 +408,24 @@ async def test_key_layout(redis_client: Redis, rate_limit_clock: RateLimitClock)
         challenge = Challenge("5e" * 32, in_(timedelta(minutes=5)))
         await adapter.create_challenge(challenge)
         holder = await adapter.claim_lease("refresh:github:1", 60)
+        now = datetime.now(UTC)
+        await adapter.save_session_details(
+            SessionDetails(
+                session_token="tok",
+                user_id=user.id,
+                expires=session.expires,
+                created=now,
+                last_seen=now,
+                auth_time=now,
+                amr=("fed", "hwk"),
+                client="2001:db8::1",
+            )
+        )
+        await adapter.save_authenticator_details(
+            PasskeyDetails(credential_id=authenticator.credential_id, user_id=user.id, name="A")
+        )
+        await adapter.record_security_event(SecurityEvent(user_id=user.id, kind="sign-in", at=now))
+        await adapter.bump_session_version(user.id)
 
         pai, cid = account.provider_account_id, authenticator.credential_id
         expected = {
@@ -400,6 +441,10 @@ async def test_key_layout(redis_client: Redis, rate_limit_clock: RateLimitClock)
             "rate-limits:email:client:2001:db8::1": "hash",
             f"challenge:{challenge.key}": "string",
             "lease:refresh:github:1": "string",
+            "session-details:tok": "string",
+            f"passkey-details:{cid}": "string",
+            f"user-events:{user.id}": "list",
+            f"session-version:{user.id}": "string",
         }
         assert await keys_under(redis_client, prefix) == set(expected)
         for key, kind in expected.items():
@@ -427,6 +472,37 @@ async def test_key_layout(redis_client: Redis, rate_limit_clock: RateLimitClock)
         counts = await redis_client.hgetall(prefix + "rate-limits:email:client:2001:db8::1")
         assert counts == {b"window:3600": b"277", b"count:3600": b"1"}  # 1_000_000 // 3600
         assert await redis_client.get(prefix + "lease:refresh:github:1") == str(holder).encode()
+        stored = json.loads(await redis_client.get(prefix + "session-details:tok") or "null")
+        assert stored == {
+            "sessionToken": "tok",
+            "userId": user.id,
+            "expires": session.expires.isoformat(),
+            "created": now.isoformat(),
+            "lastSeen": now.isoformat(),
+            "authTime": now.isoformat(),
+            "amr": ["fed", "hwk"],
+            "userAgent": None,
+            "client": "2001:db8::1",
+        }
+        stored = json.loads(await redis_client.get(prefix + f"passkey-details:{cid}") or "null")
+        assert stored == {
+            "credentialID": cid,
+            "userId": user.id,
+            "name": "A",
+            "created": None,
+            "lastUsed": None,
+        }
+        (event,) = await redis_client.lrange(prefix + f"user-events:{user.id}", 0, -1)
+        assert json.loads(event) == {
+            "userId": user.id,
+            "kind": "sign-in",
+            "at": now.isoformat(),
+            "provider": None,
+            "client": None,
+            "userAgent": None,
+            "detail": {},
+        }
+        assert await redis_client.get(prefix + f"session-version:{user.id}") == b"1"
     finally:
         await delete_prefixed(redis_client, prefix)
 
@@ -482,6 +558,42 @@ async def test_challenges_expire_at_expires(adapter: RedisAdapter, redis_client:
     assert await keys_under(redis_client, adapter.prefix) == {f"challenge:{challenge.key}"}
     assert await adapter.use_challenge(challenge.key) == challenge
     assert await keys_under(redis_client, adapter.prefix) == set()
+
+
+async def test_session_details_expire_with_their_session(
+    adapter: RedisAdapter, redis_client: Redis
+) -> None:
+    """Details get a TTL at their ``expires``, which a touch moves, so that the details of
+    a session that Auth.js deleted go by themselves; details already expired are never
+    stored."""
+    session = AdapterSession(session_token="s", user_id="u", expires=in_(timedelta(days=1)))
+    await adapter.save_session_details(details_of(session))
+    key = adapter.session_details_key("s")
+    assert await redis_client.pexpiretime(key) == (session.expires - EPOCH) // timedelta(
+        milliseconds=1
+    )
+    later = in_(timedelta(days=30))
+    await adapter.touch_session_details("s", in_(ZERO), later)
+    assert await redis_client.pexpiretime(key) == (later - EPOCH) // timedelta(milliseconds=1)
+    await adapter.touch_session_details("none", in_(ZERO), later)
+    gone = dataclasses.replace(session, session_token="gone", expires=in_(timedelta(seconds=-1)))
+    await adapter.save_session_details(details_of(gone))
+    assert await keys_under(redis_client, adapter.prefix) == {"session-details:s"}
+
+
+async def test_security_events_expire_days_after_the_newest(
+    adapter: RedisAdapter, redis_client: Redis
+) -> None:
+    newest, older = in_(ZERO), in_(timedelta(days=-10))
+    for at in (newest, older):
+        await adapter.record_security_event(SecurityEvent(user_id="u", kind="k", at=at))
+    until = newest + timedelta(days=SECURITY_EVENT_DAYS)
+    key = adapter.user_events_key("u")
+    assert await redis_client.pexpiretime(key) == (until - EPOCH) // timedelta(milliseconds=1)
+    for n in range(SECURITY_EVENTS_KEPT):
+        event = SecurityEvent(user_id="u", kind=f"e{n}", at=in_(timedelta(seconds=-n)))
+        await adapter.record_security_event(event)
+    assert await redis_client.llen(key) == SECURITY_EVENTS_KEPT
 
 
 async def test_a_lease_is_a_key_that_redis_drops_when_it_runs_out(
@@ -632,12 +744,18 @@ async def test_delete_user_removes_everything_of_theirs(
         for provider in ("github", "google"):
             await adapter.link_account(make_account(user.id, provider))
         for _ in range(2):
-            await adapter.create_session(
+            session = await adapter.create_session(
                 AdapterSession(
                     session_token=new_id(), user_id=user.id, expires=in_(timedelta(days=1))
                 )
             )
-            await adapter.create_authenticator(make_authenticator(user.id))
+            await adapter.save_session_details(details_of(session))
+            authenticator = await adapter.create_authenticator(make_authenticator(user.id))
+            await adapter.save_authenticator_details(
+                PasskeyDetails(credential_id=authenticator.credential_id, user_id=user.id, name="k")
+            )
+        await adapter.record_security_event(SecurityEvent(user_id=user.id, kind="k", at=in_(ZERO)))
+        await adapter.bump_session_version(user.id)
 
     doomed, survivor = make_user(), make_user()
     await populate(survivor)

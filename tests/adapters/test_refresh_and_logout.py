@@ -1,11 +1,7 @@
 """authui's extensions for OAuth token refresh and back-channel logout, on every adapter
-kind (memory, SQLite, PostgreSQL, MariaDB, Redis): ``update_account``, ``claim_lease`` with
-``release_lease``, ``delete_user_sessions`` and ``list_user_accounts``.
-
-The SQL tables are made once per module (PostgreSQL in a schema of its own, MariaDB under a
-table prefix of its own) and emptied before each test; SQLite is a new file per test; Redis
-gets a key prefix per test, whose keys are deleted afterwards. Races between OS processes
-are in ``test_process_races.py``.
+kind (memory, SQLite, PostgreSQL, MariaDB, Redis: ``conftest.adapter``): ``update_account``,
+``claim_lease`` with ``release_lease``, ``delete_user_sessions`` and
+``list_user_accounts``. Races between OS processes are in ``test_process_races.py``.
 """
 
 from __future__ import annotations
@@ -14,15 +10,12 @@ import asyncio
 import dataclasses
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 import pytest
-from sqlalchemy import delete, select, update
+from sqlalchemy import select, update
 
 from authui import AuthConfig, SessionOptions, assert_config
 from authui.adapters import MemoryAdapter
@@ -34,14 +27,13 @@ from authui.adapters.base import (
     AdapterUser,
 )
 from authui.adapters.redis import RedisAdapter
-from authui.adapters.sqlalchemy import SQLAlchemyAdapter, SQLNaming
+from authui.adapters.sqlalchemy import SQLAlchemyAdapter
 from authui.errors import AdapterError
 from authui.logger import StandardLogger
 from authui.providers.github import GitHub
+from tests.adapters.conftest import AnyAdapter as Adapter
 from tests.conftest import ENV
-from tests.peers.pgadapter_node import fresh_schema, run_isolated
 
-KINDS = ["memory", "sqlite", "postgresql", "mariadb", "redis"]
 NEW_METHODS = (
     "update_account",
     "claim_lease",
@@ -49,82 +41,6 @@ NEW_METHODS = (
     "delete_user_sessions",
     "list_user_accounts",
 )
-
-Adapter = MemoryAdapter | SQLAlchemyAdapter | RedisAdapter
-
-
-# Fixtures -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Tables:
-    """Tables made for this module: where and under which names."""
-
-    url: str
-    naming: SQLNaming
-
-    async def empty_adapter(self) -> SQLAlchemyAdapter:
-        adapter = SQLAlchemyAdapter(self.url, naming=self.naming)
-        async with adapter.engine.begin() as conn:
-            for table in adapter.tables.metadata.sorted_tables:
-                await conn.execute(delete(table))
-        return adapter
-
-
-async def create_all(tables: Tables) -> None:
-    async with SQLAlchemyAdapter(tables.url, naming=tables.naming) as adapter:
-        await adapter.create_all()
-
-
-async def drop_all(tables: Tables) -> None:
-    async with SQLAlchemyAdapter(tables.url, naming=tables.naming) as adapter:
-        await adapter.drop_all()
-
-
-@pytest.fixture(scope="module")
-def pg_tables(postgres_url: str) -> Iterator[Tables]:
-    with fresh_schema(postgres_url, "authui_refresh_") as schema:
-        tables = Tables(postgres_url, SQLNaming(schema=schema))
-        run_isolated(lambda: create_all(tables))
-        yield tables
-
-
-@pytest.fixture(scope="module")
-def mariadb_tables(mariadb_url: str) -> Iterator[Tables]:
-    tables = Tables(mariadb_url, SQLNaming().prefixed(f"refresh_{uuid.uuid4().hex[:8]}_"))
-    run_isolated(lambda: create_all(tables))
-    try:
-        yield tables
-    finally:
-        run_isolated(lambda: drop_all(tables))
-
-
-@pytest.fixture(params=KINDS)
-async def adapter(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Adapter]:
-    """A fresh, empty adapter of each kind."""
-    kind = request.param
-    if kind == "memory":
-        yield MemoryAdapter()
-    elif kind == "sqlite":
-        async with SQLAlchemyAdapter(f"sqlite+aiosqlite:///{tmp_path / 'auth.db'}") as sqlite:
-            await sqlite.create_all()
-            yield sqlite
-    elif kind in ("postgresql", "mariadb"):
-        tables: Tables = request.getfixturevalue(
-            "pg_tables" if kind == "postgresql" else "mariadb_tables"
-        )
-        async with await tables.empty_adapter() as sql:
-            yield sql
-    else:
-        url: str = request.getfixturevalue("redis_url")
-        prefix = f"authui-refresh:{uuid.uuid4().hex}:"
-        async with RedisAdapter(url, prefix=prefix) as redis:
-            try:
-                yield redis
-            finally:
-                keys = [key async for key in redis.redis.scan_iter(match=f"{prefix}*")]
-                if keys:
-                    await redis.redis.delete(*keys)
 
 
 async def run_out(adapter: Adapter, key: str) -> None:

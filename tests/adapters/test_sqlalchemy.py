@@ -2,12 +2,10 @@
 
 The conformance suite runs on each database in authui's schema (text ids) and, on
 PostgreSQL and MariaDB, in Auth.js's own schema (``SERIAL`` ids, created here with raw
-DDL, next to which ``create_all`` adds authui's ``rate_limits`` and
-``authui_challenges``). PostgreSQL tables live in a schema made for this test session,
-MariaDB tables under a table-name prefix made for it; both are dropped at the end, and
-every table is emptied before each test. Servers
-come from ``AUTHUI_TEST_POSTGRES_URL`` and ``AUTHUI_TEST_MARIADB_URL`` (see
-``conftest.py``).
+DDL, next to which ``create_all`` adds authui's own tables). PostgreSQL tables live in a
+schema made for this test session, MariaDB tables under a table-name prefix made for it;
+both are dropped at the end, and every table is emptied before each test. Servers come
+from ``AUTHUI_TEST_POSTGRES_URL`` and ``AUTHUI_TEST_MARIADB_URL`` (see ``conftest.py``).
 """
 
 from __future__ import annotations
@@ -23,11 +21,18 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from sqlalchemy import delete, func, inspect, select, text, update
+from sqlalchemy import delete, event, func, inspect, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import AsyncAdaptedQueuePool
 
+from authui.adapters.account import (
+    SECURITY_EVENT_DAYS,
+    PasskeyDetails,
+    SecurityEvent,
+    SessionDetails,
+    UserSession,
+)
 from authui.adapters.base import (
     AdapterAccount,
     AdapterAuthenticator,
@@ -433,6 +438,12 @@ async def test_rows_written_by_authjs_are_read(authjs_adapter: SQLAlchemyAdapter
     assert await adapter.update_user("41", {"name": "Bill"}) == AdapterUser(
         id="41", email=user.email, email_verified=verified, name="Bill", image=user.image
     )
+    # The account center reads Auth.js's rows, which have no details of authui's.
+    assert await adapter.list_user_sessions("41") == [UserSession(session=session, details=None)]
+    assert await adapter.get_session_details("session-41") is None
+    assert await adapter.list_authenticator_details("41") == []
+    assert await adapter.delete_authenticator("cred-41") == authenticator
+    assert await adapter.list_authenticators_by_user_id("41") == []
     assert await adapter.delete_user("41") is not None
     assert await adapter.get_session_and_user("session-41") is None
     assert await adapter.get_authenticator("cred-41") is None
@@ -604,6 +615,8 @@ async def test_table_and_column_names_are_configurable(
         verification_tokens=naming.verification_tokens,
         challenges="passkey_challenges",
         leases="refresh_leases",
+        passkeys="passkey_names",
+        security_events="account_activity",
         columns={**naming.columns, "sessions.expires": "expires_at_utc"},
     )
     adapter = await own_tables(naming)
@@ -631,12 +644,58 @@ async def test_table_and_column_names_are_configurable(
     assert columns[t.challenges.name] == {"key", "expires"}
     assert t.leases.name.endswith("_refresh_leases")
     assert columns[t.leases.name] == {"key", "holder", "expires"}
+    assert t.session_details.name.endswith("_authui_session_details")
+    assert columns[t.session_details.name] == {
+        "session_token",
+        "user_id",
+        "expires",
+        "created",
+        "last_seen",
+        "auth_time",
+        "amr",
+        "user_agent",
+        "client",
+    }
+    assert t.passkeys.name.endswith("_passkey_names")
+    assert columns[t.passkeys.name] == {"credential_id", "user_id", "name", "created", "last_used"}
+    assert t.security_events.name.endswith("_account_activity")
+    assert columns[t.security_events.name] == {
+        "id",
+        "user_id",
+        "kind",
+        "at",
+        "provider",
+        "client",
+        "user_agent",
+        "detail",
+    }
+    assert t.session_versions.name.endswith("_authui_session_versions")
+    assert columns[t.session_versions.name] == {"user_id", "version"}
 
     user = await adapter.create_user(make_user())
     await adapter.link_account(make_account(user.id))
     session = AdapterSession(session_token="s", user_id=user.id, expires=in_days(1))
     await adapter.create_session(session)
-    await adapter.create_authenticator(make_authenticator(user.id))
+    authenticator = await adapter.create_authenticator(make_authenticator(user.id))
+    now = datetime.now(UTC)
+    details = SessionDetails(
+        session_token="s",
+        user_id=user.id,
+        expires=session.expires,
+        created=now,
+        last_seen=now,
+        auth_time=now,
+        amr=("pwd",),
+    )
+    await adapter.save_session_details(details)
+    await adapter.save_authenticator_details(
+        PasskeyDetails(credential_id=authenticator.credential_id, user_id=user.id, name="key")
+    )
+    await adapter.record_security_event(SecurityEvent(user_id=user.id, kind="sign-in", at=now))
+    await adapter.bump_session_version(user.id)
+    assert await adapter.list_user_sessions(user.id) == [
+        UserSession(session=session, details=details)
+    ]
     assert await adapter.get_session_and_user("s") == (session, user)
     async with adapter.engine.connect() as conn:
         stored = (await conn.execute(select(t.sessions.c.expires))).scalar_one()
@@ -799,6 +858,95 @@ async def test_lease_keys_have_at_most_255_characters(
         await adapter.claim_lease(longest + "x", 60)
 
 
+# The account center -----------------------------------------------------------------
+
+
+def details_of(token: str, expires: datetime) -> SessionDetails:
+    now = datetime.now(UTC)
+    return SessionDetails(
+        session_token=token,
+        user_id="u",
+        expires=expires,
+        created=now,
+        last_seen=now,
+        auth_time=now,
+        amr=("pwd",),
+    )
+
+
+async def test_expired_session_details_are_deleted_once_a_minute(
+    own_tables: Callable[..., Awaitable[SQLAlchemyAdapter]],
+) -> None:
+    """Saving or touching details deletes the rows past their ``expires`` (those of
+    sessions that Auth.js deleted too), at most once a minute per adapter."""
+    first = await own_tables()
+    table = first.tables.session_details
+
+    async def stored() -> list[str]:
+        async with first.engine.connect() as conn:
+            return sorted((await conn.execute(select(table.c.session_token))).scalars())
+
+    expired, current = in_days(-1 / 86400), in_days(1)
+    await first.save_session_details(details_of("a", expired))  # swept with the first save
+    assert await stored() == []
+    await first.save_session_details(details_of("b", expired))  # swept less than a minute ago
+    await first.save_session_details(details_of("c", current))
+    await first.touch_session_details("c", datetime.now(UTC), in_days(2))
+    assert await stored() == ["b", "c"]
+    async with SQLAlchemyAdapter(first.engine.url, naming=first.naming) as second:
+        await second.touch_session_details("d", datetime.now(UTC), in_days(2))
+    assert await stored() == ["c"]
+
+
+async def test_old_security_events_are_deleted_once_a_minute(
+    own_tables: Callable[..., Awaitable[SQLAlchemyAdapter]],
+) -> None:
+    first = await own_tables()
+    table = first.tables.security_events
+
+    async def stored() -> list[str]:
+        async with first.engine.connect() as conn:
+            return sorted((await conn.execute(select(table.c.kind))).scalars())
+
+    old = in_days(-SECURITY_EVENT_DAYS - 1)
+    await first.record_security_event(SecurityEvent(user_id="u", kind="a", at=old))
+    assert await stored() == []
+    await first.record_security_event(SecurityEvent(user_id="u", kind="b", at=old))
+    await first.record_security_event(SecurityEvent(user_id="v", kind="c", at=in_days(0)))
+    assert await stored() == ["b", "c"]
+    assert [e.kind for e in await first.list_security_events("u")] == []
+    async with SQLAlchemyAdapter(first.engine.url, naming=first.naming) as second:
+        await second.record_security_event(SecurityEvent(user_id="v", kind="d", at=in_days(0)))
+    assert await stored() == ["c", "d"]
+
+
+async def test_a_users_sessions_are_listed_with_one_query(
+    own_tables: Callable[..., Awaitable[SQLAlchemyAdapter]],
+) -> None:
+    adapter = await own_tables()
+    user = await adapter.create_user(make_user())
+    for n in range(3):
+        session = AdapterSession(session_token=f"s{n}", user_id=user.id, expires=in_days(n + 1))
+        await adapter.create_session(session)
+        await adapter.save_session_details(
+            dataclasses.replace(details_of(f"s{n}", session.expires), user_id=user.id)
+        )
+    sent: list[str] = []
+
+    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        sent.append(statement)
+
+    event.listen(adapter.engine.sync_engine, "before_cursor_execute", count)
+    try:
+        listed = await adapter.list_user_sessions(user.id)
+    finally:
+        event.remove(adapter.engine.sync_engine, "before_cursor_execute", count)
+    assert [s.session.session_token for s in listed] == ["s2", "s1", "s0"]
+    assert all(s.details is not None for s in listed)
+    assert len(sent) == 1, sent
+    assert "LEFT OUTER JOIN" in sent[0]
+
+
 # Rate limits ------------------------------------------------------------------------
 
 
@@ -862,17 +1010,31 @@ async def test_rate_limit_keys_have_at_most_255_characters(
         await adapter.increment_rate_limit("k", 0)
 
 
+def own_indexes(naming: SQLNaming) -> dict[str, list[list[str]]]:
+    """authui's own tables (under ``naming``'s names) and the columns of their indexes."""
+    return {
+        naming.rate_limits: [["expires"]],
+        naming.challenges: [["expires"]],
+        naming.leases: [["expires"]],
+        naming.session_details: [["expires"], ["user_id"]],
+        naming.passkeys: [["user_id"]],
+        naming.security_events: [["at"], ["user_id"]],
+        naming.session_versions: [],
+    }
+
+
 def test_authui_db_upgrade_adds_authuis_own_tables(
     server: tuple[str, str | None], capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A database at version 2 (before authui's own tables) gets ``rate_limits`` (version
-    3), ``authui_challenges`` (version 4) and ``authui_leases`` (version 5), each with its
-    index on ``expires``, from ``authui db upgrade``, and ``authui db status`` says so."""
+    3), ``authui_challenges`` (version 4), ``authui_leases`` (version 5), each with its
+    index on ``expires``, and the account center's tables with their indexes (version 6)
+    from ``authui db upgrade``, and ``authui db status`` says so."""
     url, schema = server
     prefix = unique("v") + "_"
     naming = SQLNaming(schema=schema).prefixed(prefix)
     db = cli_for(url, schema, prefix, capsys)
-    own = (naming.rate_limits, naming.challenges, naming.leases)
+    own = tuple(own_indexes(naming))
 
     async def at_version_2() -> dict[str, list[list[str]]]:
         async with SQLAlchemyAdapter(url, naming=naming) as adapter:
@@ -888,31 +1050,31 @@ def test_authui_db_upgrade_adds_authuis_own_tables(
             used = await adapter.use_challenge(challenge.key)
             return counts, used, await adapter.claim_lease("k", 60), await indexes_of(adapter, own)
 
-    assert LATEST_VERSION == 5
+    assert LATEST_VERSION == 6
     try:
         assert run(at_version_2) == {}
-        assert "at version 2 of 5: 3 migrations pending" in db("status")
+        assert "at version 2 of 6: 4 migrations pending" in db("status")
         upgraded = db("upgrade")
         steps = "; ".join(f"{m.version}: {m.description}" for m in MIGRATIONS[2:])
-        assert f"upgraded from version 2 to 5 ({steps})" in upgraded
-        assert "up to date at version 5" in db("status")
+        assert f"upgraded from version 2 to 6 ({steps})" in upgraded
+        assert "up to date at version 6" in db("status")
         counts, used, holder, found = run(use_them)
         assert counts == [1, 2]
         assert used is not None
         assert holder is not None
-        assert found == {table: [["expires"]] for table in own}
+        assert {table: sorted(columns) for table, columns in found.items()} == own_indexes(naming)
     finally:
         run(lambda: drop_versioned(url, naming, prefix))
 
 
 @pytest.mark.parametrize("made_by", ["init", "create_all"])
-def test_a_database_of_the_previous_version_gets_leases(
+def test_a_database_of_the_previous_version_gets_the_account_center(
     server: tuple[str, str | None], capsys: pytest.CaptureFixture[str], made_by: str
 ) -> None:
-    """Version 4 with rows in it (``init``), or an unversioned database made by the
-    previous version's ``create_all`` (every table but ``authui_leases``): ``authui db
-    upgrade`` (after ``init --adopt`` for the second) adds ``authui_leases`` and keeps
-    every row."""
+    """Version 5 with rows in it (``init``), or an unversioned database made by the
+    previous version's ``create_all`` (every table but the account center's): ``authui db
+    upgrade`` (after ``init --adopt`` for the second) adds the account center's tables and
+    keeps every row; a session of before has no details and is listed with ``None``."""
     url, schema = server
     prefix = unique("p") + "_"
     naming = SQLNaming(schema=schema).prefixed(prefix)
@@ -922,11 +1084,12 @@ def test_a_database_of_the_previous_version_gets_leases(
         async with SQLAlchemyAdapter(url, naming=naming) as adapter:
             if made_by == "init":
                 migrator = SchemaMigrator(adapter, version_table=prefix + DEFAULT_VERSION_TABLE)
-                await migrator.init(target=4)
+                await migrator.init(target=5)
             else:
                 await adapter.create_all()
                 async with adapter.engine.begin() as conn:
-                    await conn.run_sync(adapter.tables.leases.drop)
+                    for table in adapter.tables.account_center:
+                        await conn.run_sync(table.drop)
             user = await adapter.create_user(make_user())
             account = await adapter.link_account(make_account(user.id))
             session = AdapterSession(session_token="s", user_id=user.id, expires=in_days(1))
@@ -936,26 +1099,29 @@ def test_a_database_of_the_previous_version_gets_leases(
     async def after(rows: dict[str, Any]) -> dict[str, Any]:
         async with SQLAlchemyAdapter(url, naming=naming) as adapter:
             account_id = rows["account"].provider_account_id
+            user, session = rows["user"], rows["session"][0]
             stored = {
-                "user": await adapter.get_user(rows["user"].id),
+                "user": await adapter.get_user(user.id),
                 "account": await adapter.get_account(account_id, "github"),
                 "session": await adapter.get_session_and_user("s"),
             }
-            assert await adapter.claim_lease("k", 60) is not None
-            assert await adapter.claim_lease("k", 60) is None
+            assert await adapter.list_user_sessions(user.id) == [
+                UserSession(session=session, details=None)
+            ]
+            assert await adapter.bump_session_version(user.id) == 1
             return stored
 
     try:
         rows = run(previous_version)
         if made_by == "create_all":
             assert "adopted the existing tables as version 1" in db("init", "--adopt")
-            assert "upgraded from version 1 to 5" in db("upgrade")
+            assert "upgraded from version 1 to 6" in db("upgrade")
         else:
-            assert "at version 4 of 5: 1 migration pending" in db("status")
+            assert "at version 5 of 6: 1 migration pending" in db("status")
             upgraded = db("upgrade")
-            assert f"upgraded from version 4 to 5 (5: {MIGRATIONS[4].description})" in upgraded
+            assert f"upgraded from version 5 to 6 (6: {MIGRATIONS[5].description})" in upgraded
         assert run(lambda: after(rows)) == rows
-        assert "up to date at version 5" in db("status")
+        assert "up to date at version 6" in db("status")
     finally:
         run(lambda: drop_versioned(url, naming, prefix))
 

@@ -56,7 +56,9 @@ async def test_jwt_callback_arguments_on_sign_in() -> None:
         "type": "credentials",
         "provider": "credentials",
     }
-    assert set(first["token"]) == {"name", "email", "picture", "sub"}
+    # Auth.js's claims, and when and how the user signed in (authui.sessions.facts)
+    assert set(first["token"]) == {"name", "email", "picture", "sub", "auth_time", "amr"}
+    assert first["token"]["amr"] == ["pwd"]
     await client.get("session")
     assert "trigger" not in calls[1]
     assert calls[1]["token"]["sub"] == "42"

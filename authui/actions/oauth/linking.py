@@ -5,7 +5,9 @@ Decided before the ``sign_in`` callback runs, written only after it allows the s
 - account linked to the signed-in user: that user;
 - linked to another user than the signed-in one: ``OAuthAccountNotLinked``;
 - linked, nobody signed in: the linked user;
-- not linked, someone signed in: linked to them ("connect another provider");
+- not linked, someone signed in: linked to them ("connect another provider"), if they
+  signed in less than ``AccountOptions.reauthenticate_after`` ago (else
+  ``ReauthenticationRequired``: a stolen session cookie must not add its thief's account);
 - not linked, nobody signed in, a user has the email: ``OAuthAccountNotLinked``, unless
   the provider allows email linking *and* vouches for the address (then linked to them);
 - not linked, nobody signed in, no such user: a new user, with the account linked
@@ -22,13 +24,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from authui.actions.activity import ACCOUNT_LINKED, record
 from authui.actions.oauth.callback import Authorized
 from authui.adapters.base import AdapterAccount, AdapterUser, user_record
 from authui.callbacks import emit
 from authui.context import Context
-from authui.errors import OAuthAccountNotLinked
+from authui.errors import OAuthAccountNotLinked, ReauthenticationRequired
 from authui.providers.oauth import OAuthProvider, stable_user_id
-from authui.sessions.current import signed_in_user
+from authui.sessions.current import signed_in
 
 NEEDED_FOR = "OAuth sign-in with an adapter"
 
@@ -55,6 +58,12 @@ class Linking:
     store: Store | None = None
     signed_in: bool = False
 
+    @property
+    def proves_identity(self) -> bool:
+        """Whether the sign-in shows who the user is: all but linking a new account to
+        the signed-in user (see ``finish_sign_in``)."""
+        return not (self.signed_in and self.store is not None)
+
 
 async def decide(ctx: Context, provider: OAuthProvider, authorized: Authorized) -> Linking:
     """Apply the rules for this sign-in.
@@ -67,20 +76,24 @@ async def decide(ctx: Context, provider: OAuthProvider, authorized: Authorized) 
     account_id = authorized.account["providerAccountId"]
     if adapter is None:
         return Linking({**authorized.user, "id": stable_user_id(provider.id, account_id)}, None)
-    current = await signed_in_user(ctx, adapter, NEEDED_FOR)
+    current = await signed_in(ctx, adapter, NEEDED_FOR)
     linked: AdapterUser | None = await adapter.call(
         "get_user_by_account", NEEDED_FOR, provider.id, account_id
     )
     if linked is not None:
-        if current is not None and current.id != linked.id:
+        if current is not None and current.user.id != linked.id:
             raise OAuthAccountNotLinked(
                 f"The {provider.id} account is already linked to another user than the "
                 "signed-in one"
             )
         return Linking(user_record(linked), False, signed_in=current is not None)
     if current is not None:
-        link = _linker(ctx, provider, authorized, current)
-        return Linking(user_record(current), False, link, signed_in=True)
+        if not current.facts.fresh(ctx.options.config.account.reauthenticate_after):
+            raise ReauthenticationRequired(
+                f"Linking a {provider.id} account needs a recent sign-in of the signed-in user"
+            )
+        link = _linker(ctx, provider, authorized, current.user)
+        return Linking(user_record(current.user), False, link, signed_in=True)
     email = authorized.user.get("email")
     owner: AdapterUser | None = (
         await adapter.call("get_user_by_email", NEEDED_FOR, email) if email else None
@@ -140,6 +153,7 @@ def _linker(
         assert adapter is not None
         await adapter.call("link_account", NEEDED_FOR, _account(provider, authorized, user.id))
         await _emit_link(ctx, authorized, user)
+        await record(ctx, user.id, ACCOUNT_LINKED, provider=provider.id)
         return user_record(user)
 
     return store

@@ -16,6 +16,7 @@ from authui.actions.webauthn.ceremony import (
     relying_party,
 )
 from authui.actions.webauthn.challenges import NEEDED_FOR, spend
+from authui.adapters.account import PasskeyChanges, PasskeyDetails
 from authui.adapters.base import (
     AdapterAccount,
     AdapterAuthenticator,
@@ -24,8 +25,10 @@ from authui.adapters.base import (
     user_record,
 )
 from authui.context import Context
+from authui.dates import now
 from authui.errors import AccountNotLinked, AuthError, WebAuthnVerificationError
 from authui.http import InternalResponse
+from authui.i18n import translate
 from authui.providers.webauthn import WebAuthnProvider
 from authui.sessions.current import signed_in_user
 
@@ -82,6 +85,7 @@ async def verify(
     await adapter.call(
         "update_authenticator_counter", NEEDED_FOR, passkey_id, verified.new_sign_count
     )
+    await _used(adapter, stored)
     account: AdapterAccount | None = await adapter.call(
         "get_account", NEEDED_FOR, stored.provider_account_id, provider.id
     )
@@ -100,3 +104,22 @@ async def verify(
         is_new_user=False,
         keep_session=current is not None,
     )
+
+
+async def _used(adapter: AdapterCalls, passkey: AdapterAuthenticator) -> None:
+    """Note when the passkey was last used (when the adapter keeps passkey details; a
+    passkey without any, made before or by Auth.js, gets them now, named "Passkey")."""
+    if not adapter.has("update_authenticator_details"):
+        return
+    changes: PasskeyChanges = {"last_used": now()}
+    found = await adapter.call(
+        "update_authenticator_details", NEEDED_FOR, passkey.credential_id, changes
+    )
+    if found is None and adapter.has("save_authenticator_details"):
+        details = PasskeyDetails(
+            credential_id=passkey.credential_id,
+            user_id=passkey.user_id,
+            name=translate("Passkey"),
+            last_used=changes["last_used"],
+        )
+        await adapter.call("save_authenticator_details", NEEDED_FOR, details)

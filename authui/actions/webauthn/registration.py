@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
+from authui.actions.activity import PASSKEY_ADDED, record
 from authui.actions.finish import finish_sign_in
 from authui.actions.webauthn.ceremony import (
     Offer,
@@ -20,6 +21,7 @@ from authui.actions.webauthn.ceremony import (
     relying_party,
 )
 from authui.actions.webauthn.challenges import NEEDED_FOR, spend
+from authui.adapters.account import MAX_PASSKEY_NAME, PasskeyDetails
 from authui.adapters.base import (
     AdapterAccount,
     AdapterAuthenticator,
@@ -29,15 +31,18 @@ from authui.adapters.base import (
 )
 from authui.callbacks import emit
 from authui.context import Context
+from authui.dates import now
 from authui.errors import (
     AccountNotLinked,
     AdapterError,
     PasskeyAlreadyRegistered,
+    ReauthenticationRequired,
     WebAuthnVerificationError,
 )
 from authui.http import InternalResponse
 from authui.providers.webauthn import WebAuthnProvider
-from authui.sessions.current import signed_in_user
+from authui.sessions.current import signed_in
+from authui.user_agents import describe
 
 
 def options(
@@ -87,6 +92,8 @@ async def verify(
         PasskeyAlreadyRegistered: The passkey is stored already.
         AccountNotLinked: The options were made for another user than the signed-in one,
             or (signed out) a stored user has the address.
+        ReauthenticationRequired: The signed-in user signed in longer ago than
+            ``AccountOptions.reauthenticate_after``.
     """
     from webauthn import verify_registration_response
     from webauthn.helpers.exceptions import WebAuthnException
@@ -126,19 +133,22 @@ async def verify(
         if isinstance(transports, list)
         else None,
     )
-    current = await signed_in_user(ctx, adapter, NEEDED_FOR)
+    current = await signed_in(ctx, adapter, NEEDED_FOR)
     if current is not None:
-        if registering.get("id") != current.id:
+        if registering.get("id") != current.user.id:
             raise AccountNotLinked(
                 "The passkey was asked for by another user than the signed-in one"
             )
+        if not current.facts.fresh(ctx.options.config.account.reauthenticate_after):
+            raise ReauthenticationRequired("Adding a passkey needs a recent sign-in")
         return await finish_sign_in(
             ctx,
-            user=user_record(current),
-            account=account_json(provider, passkey_id, current.id),
+            user=user_record(current.user),
+            account=account_json(provider, passkey_id, current.user.id),
             is_new_user=False,
-            store=_storer(ctx, provider, adapter, authenticator, current, None),
+            store=_storer(ctx, provider, adapter, authenticator, current.user, None),
             keep_session=True,
+            proves_identity=False,
         )
     email = str(registering["email"])
     taken: AdapterUser | None = await adapter.call("get_user_by_email", NEEDED_FOR, email)
@@ -202,12 +212,27 @@ def _storer(
                     "The passkey was stored by another request meanwhile", cause={"err": exc}
                 ) from exc
             raise
-        record = user_record(user)
+        stored = user_record(user)
         if new_user is not None:
-            await emit(ctx.options.config.events.create_user, ctx.options.logger, user=record)
-        return record
+            await emit(ctx.options.config.events.create_user, ctx.options.logger, user=stored)
+        await describe_passkey(ctx, adapter, authenticator.credential_id, user.id)
+        return stored
 
     return store
+
+
+async def describe_passkey(
+    ctx: Context, adapter: AdapterCalls, credential: str, user_id: str
+) -> None:
+    """Keep the new passkey's details (when the adapter keeps them): named after the
+    browser that made it, created now; and record it in the account's activity."""
+    name = describe(ctx.request.headers.get("user-agent"))[:MAX_PASSKEY_NAME]
+    if adapter.has("save_authenticator_details"):
+        details = PasskeyDetails(
+            credential_id=credential, user_id=user_id, name=name, created=now()
+        )
+        await adapter.call("save_authenticator_details", NEEDED_FOR, details)
+    await record(ctx, user_id, PASSKEY_ADDED, detail={"passkey": name})
 
 
 async def _registered(adapter: AdapterCalls, provider: WebAuthnProvider, passkey_id: str) -> bool:

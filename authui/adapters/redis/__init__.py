@@ -32,12 +32,17 @@ field names are the Auth.js ones (``emailVerified``, ``userId``, ``providerAccou
     rate-limits:<key>                         HASH of counts per window length (below)
     challenge:<key>                           WebAuthn challenge (JSON), TTL at its expires
     lease:<key>                               a lease's holder token, TTL when it runs out
+    session-details:<sessionToken>            session details (JSON), TTL at their expires
+    passkey-details:<credentialID>            passkey details (JSON)
+    user-events:<userId>                      LIST of security events (JSON), newest first
+    session-version:<userId>                  the user's session version (an integer)
 
 Sessions, verification tokens and challenges get a TTL at their ``expires`` (``SET …
 PXAT``), so Redis drops them by itself once they expire; ``update_session`` moves it.
 Expired session tokens left in ``user-sessions:<userId>`` are pruned whenever that user
-gets a new session; ``delete_user_sessions`` (an authui extension, for back-channel logout)
-deletes every session in the index, and the index, in one Lua script.
+gets a new session; ``delete_user_sessions`` (an authui extension, for back-channel logout
+and "sign out everywhere") deletes every session in the index but the one it keeps, their
+details and their entries, in one Lua script.
 
 ``rate-limits:`` hashes hold the counts of ``increment_rate_limit`` (an authui extension,
 not part of Auth.js's interface): for each window length ``<seconds>`` that ``<key>`` is
@@ -51,6 +56,19 @@ set with ``SET … NX PX``, so that only a key that is not there is taken, and R
 it when the lease runs out; ``release_lease`` deletes it in a Lua script only if it still
 holds the releasing holder's token.
 
+The account center's keys are authui's own too. ``session-details:`` keys expire with
+their session (``SET … PXAT``; ``touch_session_details`` moves the TTL), so those of a
+session that Auth.js deleted go by themselves; ``delete_session``, ``delete_user_sessions``
+and ``delete_user`` delete them at once. ``list_user_sessions`` reads the tokens of
+``user-sessions:<userId>`` that expire after now (``ZRANGE … BYSCORE REV``), then their
+sessions and details in one ``MGET``. ``passkey-details:`` keys are found through the
+user's ``user-authenticators:`` list (details are kept for stored passkeys), and
+``delete_authenticator`` deletes a passkey, its details and its entry in one transaction.
+``user-events:`` lists get each new event in front (``LPUSH``), are cut to
+``SECURITY_EVENTS_KEPT`` (``LTRIM``) and expire ``SECURITY_EVENT_DAYS`` after their newest
+event; listing leaves out events older than that. ``session-version:`` keys count with
+``INCR``, so of concurrent ``bump_session_version`` calls each gets a version of its own.
+
 The per-user indexes live in their own namespaces (``user-accounts:`` rather than
 ``account:user:``) so that no id, email or provider can make one key look like another;
 in the two keys with two variable parts, ``:`` and ``%`` in the first part (provider,
@@ -62,7 +80,8 @@ one ``SET … NX``, so of concurrent claims of a free lease exactly one takes it
 ``increment_rate_limit`` is one Lua script (Redis runs a script as one command), so every
 concurrent call gets a count of its own. Changes that touch several keys
 (``create_user``, ``update_user``, ``delete_user``, ``link_account``, ``update_account``,
-``create_authenticator``, ``update_session``, ``update_authenticator_counter``, …) run as
+``create_authenticator``, ``update_session``, ``update_authenticator_counter``,
+``delete_authenticator``, …) run as
 ``WATCH``/``MULTI``/``EXEC`` transactions that retry when a watched key changes underneath
 them. The keys of one operation may live in different hash slots, so Redis Cluster is not
 supported.

@@ -8,9 +8,10 @@ import math
 
 from redis.commands.core import AsyncScript
 
-from authui.adapters.base import Challenge, RateLimitWindow, lease_seconds, new_lease_holder
+from authui.adapters.base import Challenge, RateLimitWindow
 from authui.adapters.json_records import dump_record
 from authui.adapters.redis.store import RedisStore, epoch_ms, load
+from authui.adapters.token_refresh import lease_seconds, new_lease_holder
 
 # KEYS[1]: the hash of one key's counts; ARGV: the window's length in seconds, its number,
 # and the milliseconds until it ends. Per window length the hash keeps the current window's

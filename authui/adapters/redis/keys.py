@@ -1,5 +1,6 @@
-"""``RedisKeys``: the names of the keys holding Auth.js's records and the per-user indexes
-(the package docstring shows the whole layout)."""
+"""``RedisKeys``: the names of the keys holding Auth.js's records, the per-user indexes and
+the account center's records, which ``delete_user`` deletes with the user (the package
+docstring shows the whole layout)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from authui.adapters.redis.store import RedisStore, escape
 
 
 class RedisKeys(RedisStore):
-    """The key of every Auth.js record and per-user index, each starting with the prefix."""
+    """The key of every Auth.js record, per-user index and account center record, each
+    starting with the prefix."""
 
     def user_key(self, user_id: str) -> str:
         """``<prefix>user:<id>``: the user's JSON."""
@@ -48,6 +50,24 @@ class RedisKeys(RedisStore):
     def user_authenticators_key(self, user_id: str) -> str:
         """``<prefix>user-authenticators:<userId>``: list of credential ids, oldest first."""
         return f"{self._prefix}user-authenticators:{user_id}"
+
+    def session_details_key(self, session_token: str) -> str:
+        """``<prefix>session-details:<sessionToken>``: the session's details (JSON),
+        expiring at their ``expires``."""
+        return f"{self._prefix}session-details:{session_token}"
+
+    def passkey_details_key(self, credential_id: str) -> str:
+        """``<prefix>passkey-details:<credentialID>``: the passkey's details (JSON)."""
+        return f"{self._prefix}passkey-details:{credential_id}"
+
+    def user_events_key(self, user_id: str) -> str:
+        """``<prefix>user-events:<userId>``: list of the user's security events (JSON),
+        newest first."""
+        return f"{self._prefix}user-events:{user_id}"
+
+    def session_version_key(self, user_id: str) -> str:
+        """``<prefix>session-version:<userId>``: the user's session version."""
+        return f"{self._prefix}session-version:{user_id}"
 
 
 def account_member(provider: str, provider_account_id: str) -> str:

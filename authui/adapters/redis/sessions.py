@@ -1,7 +1,7 @@
 """``RedisSessions``: database sessions and sign-in (verification) tokens, the records
 Redis drops by itself at their ``expires`` (``SET … PXAT``); each user's sessions are
-indexed (``user-sessions:<userId>``), so that ``delete_user`` and ``delete_user_sessions``
-find them."""
+indexed (``user-sessions:<userId>``), so that ``delete_user``, ``delete_user_sessions`` and
+``list_user_sessions`` find them. Deleting a session deletes its details too."""
 
 from __future__ import annotations
 
@@ -37,14 +37,18 @@ return found
 """
 
 # KEYS[1]: a user's index of sessions; ARGV[1]: what the key of a session starts with
-# (``<prefix>session:``). Deletes every session in the index, then the index: how many
-# sessions there were (those that expired are gone already).
+# (``<prefix>session:``), ARGV[2] what the key of a session's details starts with; ARGV[3],
+# if given: the token of the session to keep. Deletes every other session in the index, its
+# details and its entry: how many sessions there were (those that expired are gone already).
 _DELETE_USER_SESSIONS = """
 local deleted = 0
 for _, token in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-    deleted = deleted + redis.call('DEL', ARGV[1] .. token)
+    if token ~= ARGV[3] then
+        deleted = deleted + redis.call('DEL', ARGV[1] .. token)
+        redis.call('DEL', ARGV[2] .. token)
+        redis.call('ZREM', KEYS[1], token)
+    end
 end
-redis.call('DEL', KEYS[1])
 return deleted
 """
 
@@ -141,20 +145,27 @@ class RedisSessions(RedisUsers):
         return await self._transaction(step, key)
 
     async def delete_session(self, session_token: str) -> AdapterSession | None:
-        """Delete the session and return it, or ``None`` if there was none."""
-        session = load(AdapterSession, await self._redis.getdel(self.session_key(session_token)))
+        """Delete the session and its details and return it, or ``None`` if there was
+        none."""
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.getdel(self.session_key(session_token))
+            pipe.delete(self.session_details_key(session_token))
+            found, _ = await pipe.execute()
+        session = load(AdapterSession, found)
         if session is not None:
             await self._redis.zrem(self.user_sessions_key(session.user_id), session_token)
         return session
 
-    async def delete_user_sessions(self, user_id: str) -> int:
-        """Delete every session of the user, and the user's index of sessions, in one Lua
-        script (one atomic step: a session created meanwhile comes before or after it);
-        how many sessions it deleted. Sessions that had expired are gone already, so they
-        are not counted."""
+    async def delete_user_sessions(self, user_id: str, except_token: str | None = None) -> int:
+        """Delete every session of the user but ``except_token``'s, with their details and
+        their entries in the user's index of sessions, in one Lua script (one atomic step:
+        a session created meanwhile comes before or after it); how many sessions it
+        deleted. Sessions that had expired are gone already, so they are not counted."""
         index = self.user_sessions_key(user_id)
-        deleted = await self._delete_user_sessions(keys=[index], args=[self.session_key("")])
-        return int(deleted)
+        args = [self.session_key(""), self.session_details_key("")]
+        if except_token is not None:
+            args.append(except_token)
+        return int(await self._delete_user_sessions(keys=[index], args=args))
 
     @functools.cached_property
     def _delete_user_sessions(self) -> AsyncScript:

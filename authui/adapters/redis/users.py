@@ -9,15 +9,16 @@ from typing import Any
 
 from redis.asyncio.client import Pipeline
 
-from authui.adapters.base import AdapterAccount, AdapterUser, UserChanges, account_changes
+from authui.adapters.base import AdapterAccount, AdapterUser, UserChanges
 from authui.adapters.json_records import dump_record, utc
 from authui.adapters.redis.keys import RedisKeys, account_member
 from authui.adapters.redis.store import existing_keys, load, multi, text, texts
+from authui.adapters.token_refresh import account_changes
 
 
 class RedisUsers(RedisKeys):
     """Auth.js's user and account methods; ``delete_user`` also deletes the user's
-    sessions and authenticators."""
+    sessions and authenticators, and what the account center keeps of the user."""
 
     # Users ----------------------------------------------------------------------------
 
@@ -98,8 +99,10 @@ class RedisUsers(RedisKeys):
         return await self._transaction(step, user_key)
 
     async def delete_user(self, user_id: str) -> AdapterUser | None:
-        """Delete the user with its email index, sessions, accounts and authenticators, in
-        one transaction; return the user, or ``None`` if there was none."""
+        """Delete the user with its email index, sessions, accounts and authenticators, and
+        what the account center keeps of them (session and passkey details, security
+        events, session version), in one transaction; return the user, or ``None`` if
+        there was none."""
         user_key = self.user_key(user_id)
         accounts_key = self.user_accounts_key(user_id)
         sessions_key = self.user_sessions_key(user_id)
@@ -115,9 +118,12 @@ class RedisUsers(RedisKeys):
             sessions = texts(await pipe.zrange(sessions_key, 0, -1))
             authenticators = texts(await pipe.lrange(authenticators_key, 0, -1))
             keys = [user_key, accounts_key, sessions_key, authenticators_key]
+            keys += [self.user_events_key(user_id), self.session_version_key(user_id)]
             keys += [f"{self._prefix}account:{member}" for member in accounts]
             keys += [self.session_key(token) for token in sessions]
+            keys += [self.session_details_key(token) for token in sessions]
             keys += [self.authenticator_key(credential_id) for credential_id in authenticators]
+            keys += [self.passkey_details_key(credential_id) for credential_id in authenticators]
             keys += existing_keys(email_key)
             multi(pipe)
             pipe.delete(*keys)
@@ -217,7 +223,7 @@ class RedisUsers(RedisKeys):
         return the account as stored, in a transaction on its key; ``None`` if there is no
         such account. ``ValueError`` for a field accounts don't have or one that
         identifies the account, ``TypeError`` for a value of the wrong type
-        (``authui.adapters.base.account_changes``)."""
+        (``authui.adapters.token_refresh.account_changes``)."""
         fields = account_changes(changes)
         key = self.account_key(provider, provider_account_id)
 

@@ -1,5 +1,6 @@
 """``SQLAlchemyAdapter``: every adapter method over SQLAlchemy 2's async engine; authui's
-own methods come from ``SQLExtensions``, the engine and transactions from ``SQLStore``."""
+own methods come from ``SQLAccountCenter`` and ``SQLExtensions``, the engine and
+transactions from ``SQLStore``."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ from authui.adapters.base import (
     AdapterUser,
     UserChanges,
     VerificationToken,
-    account_changes,
 )
+from authui.adapters.sql.account import SQLAccountCenter
 from authui.adapters.sql.extensions import SQLExtensions
 from authui.adapters.sql.records import (
     account_from,
@@ -31,12 +32,12 @@ from authui.adapters.sql.records import (
     values_of,
 )
 from authui.adapters.sql.statements import delete_returning, update_returning
+from authui.adapters.token_refresh import account_changes
 
-_MAX_INTEGER_ID = 2**31 - 1  # Auth.js's SERIAL is a 32-bit integer
 _USER_FIELDS = frozenset(UserChanges.__annotations__)
 
 
-class SQLAlchemyAdapter(SQLExtensions):
+class SQLAlchemyAdapter(SQLAccountCenter, SQLExtensions):
     """Users, accounts, database sessions, sign-in tokens and passkeys in a SQL database,
     in the Auth.js SQL schema by default.
 
@@ -74,10 +75,13 @@ class SQLAlchemyAdapter(SQLExtensions):
     ``authui db upgrade`` adds to an older database: ``increment_rate_limit`` and
     ``reset_rate_limit`` count in ``rate_limits`` (version 3), ``create_challenge`` and
     ``use_challenge`` keep ``authui_challenges`` (version 4), ``claim_lease`` and
-    ``release_lease`` keep ``authui_leases`` (version 5). Creating and upgrading the
-    tables runs without the statement time limit. ``update_account`` and
-    ``delete_user_sessions``, authui's extensions too, write Auth.js's own tables, in
-    their existing columns.
+    ``release_lease`` keep ``authui_leases`` (version 5), and the account center keeps
+    ``authui_session_details``, ``authui_passkeys``, ``authui_security_events`` and
+    ``authui_session_versions`` (version 6). Creating and upgrading the tables runs
+    without the statement time limit. ``update_account``, ``delete_user_sessions`` and
+    ``delete_authenticator``, authui's extensions too, write Auth.js's own tables, in
+    their existing columns. ``delete_session`` and ``delete_user`` also delete what the
+    account center keeps of the sessions and the user, so version 6 must be there.
     """
 
     # -- users ---------------------------------------------------------------------------
@@ -182,13 +186,14 @@ class SQLAlchemyAdapter(SQLExtensions):
         return user_from(users, row)
 
     async def delete_user(self, user_id: str) -> AdapterUser | None:
-        """Delete the user with their sessions, accounts and passkeys, in one transaction."""
+        """Delete the user with their sessions, accounts and passkeys, and what the account
+        center keeps of them, in one transaction."""
         key = self._user_key(user_id)
         if key is None:
             return None
         t = self.tables
         async with self._transaction() as conn:
-            for table in (t.sessions, t.accounts, t.authenticators):
+            for table in (t.sessions, t.accounts, t.authenticators, *t.account_center):
                 await conn.execute(delete(table).where(table.c.user_id == key))
             row = await delete_returning(conn, t.users, t.users.c.id == key)
         return user_from(t.users, row) if row else None
@@ -250,7 +255,7 @@ class SQLAlchemyAdapter(SQLExtensions):
 
         Raises:
             ValueError: ``changes`` names a field accounts don't have, or one that
-                identifies the account (see ``authui.adapters.base.account_changes``).
+                identifies the account (see ``authui.adapters.token_refresh.account_changes``).
             TypeError: A value is not of its field's type.
         """
         fields = account_changes(changes)
@@ -296,22 +301,14 @@ class SQLAlchemyAdapter(SQLExtensions):
         return session_from(sessions, row) if row else None
 
     async def delete_session(self, session_token: str) -> AdapterSession | None:
-        """Delete the session and return it, or ``None`` if there is none."""
-        sessions = self.tables.sessions
+        """Delete the session and its details and return it, or ``None`` if there is
+        none."""
+        sessions, details = self.tables.sessions, self.tables.session_details
         async with self._transaction() as conn:
             where = sessions.c.session_token == session_token
             row = await delete_returning(conn, sessions, where)
+            await conn.execute(delete(details).where(details.c.session_token == session_token))
         return session_from(sessions, row) if row else None
-
-    async def delete_user_sessions(self, user_id: str) -> int:
-        """Delete every session of the user in one ``DELETE``; how many it deleted."""
-        key = self._user_key(user_id)
-        if key is None:
-            return 0
-        sessions = self.tables.sessions
-        async with self._transaction() as conn:
-            result = await conn.execute(delete(sessions).where(sessions.c.user_id == key))
-        return int(result.rowcount)
 
     # -- verification tokens -------------------------------------------------------------
 
@@ -373,19 +370,3 @@ class SQLAlchemyAdapter(SQLExtensions):
         if row is None:
             raise KeyError(f"no authenticator with credential id {credential_id!r}")
         return authenticator_from(authenticators, row)
-
-    # -- internals -----------------------------------------------------------------------
-
-    def _user_key(self, user_id: str) -> str | int | None:
-        """The ``users.id`` value for ``user_id``; ``None`` if no row can have it."""
-        if self.id_type == "text":
-            return user_id
-        if user_id.isascii() and user_id.isdigit() and int(user_id) <= _MAX_INTEGER_ID:
-            return int(user_id)
-        return None
-
-    def _user_ref(self, user_id: str) -> str | int:
-        key = self._user_key(user_id)
-        if key is None:
-            raise ValueError(f"user id {user_id!r} is not an integer (id_type='integer')")
-        return key

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import delete
 
-from authui.adapters.base import Challenge, RateLimitWindow, lease_seconds, new_lease_holder
+from authui.adapters.base import Challenge, RateLimitWindow
 from authui.adapters.sql.schema import MAX_CHALLENGE_KEY, MAX_LEASE_KEY, MAX_RATE_LIMIT_KEY
 from authui.adapters.sql.statements import (
     count_event,
@@ -16,6 +16,7 @@ from authui.adapters.sql.statements import (
     take_lease,
 )
 from authui.adapters.sql.store import SQLStore
+from authui.adapters.token_refresh import lease_seconds, new_lease_holder
 
 
 class SQLExtensions(SQLStore):

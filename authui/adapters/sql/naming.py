@@ -3,10 +3,11 @@
 The defaults are the Auth.js SQL adapters' names (``users``, ``accounts``, ``sessions``,
 ``verification_token``, ``authenticators``; camelCase columns except OAuth's snake_case
 token fields), so one database serves an Auth.js app and an authui app side by side.
-authui adds three tables Auth.js does not have, ``rate_limits`` (the counts of
-``increment_rate_limit``), ``authui_challenges`` (the WebAuthn challenges of
-``create_challenge``) and ``authui_leases`` (the leases of ``claim_lease``), whose names
-are configurable too.
+authui adds tables Auth.js does not have, whose names are configurable too:
+``rate_limits`` (the counts of ``increment_rate_limit``), ``authui_challenges`` (the
+WebAuthn challenges of ``create_challenge``), ``authui_leases`` (the leases of
+``claim_lease``), and the account center's ``authui_session_details``,
+``authui_passkeys``, ``authui_security_events`` and ``authui_session_versions``.
 """
 
 from __future__ import annotations
@@ -76,6 +77,12 @@ class SQLNaming:
             table; its columns keep their names).
         leases: authui's table of leases, one process at a time (not an Auth.js table;
             its columns keep their names).
+        session_details: authui's table of what the account center shows of database
+            sessions (browser, address, sign-in time and methods), beside ``sessions``.
+        passkeys: authui's table of passkey names, beside ``authenticators``.
+        security_events: authui's table of what happened to each account.
+        session_versions: authui's table of each user's session version ("sign out
+            everywhere" with JWT sessions). These four keep their columns' names too.
         columns: Column renames, from the Auth.js column name to yours. A bare name
             (``"userId"``) renames it in every table; one qualified by the Auth.js table
             name (``"accounts.userId"``) only there, and wins over a bare one.
@@ -94,6 +101,10 @@ class SQLNaming:
     rate_limits: str = "rate_limits"
     challenges: str = "authui_challenges"
     leases: str = "authui_leases"
+    session_details: str = "authui_session_details"
+    passkeys: str = "authui_passkeys"
+    security_events: str = "authui_security_events"
+    session_versions: str = "authui_session_versions"
     columns: Mapping[str, str] = field(default_factory=dict, hash=False)
     schema: str | None = None
 
@@ -125,6 +136,10 @@ class SQLNaming:
             rate_limits=prefix + self.rate_limits,
             challenges=prefix + self.challenges,
             leases=prefix + self.leases,
+            session_details=prefix + self.session_details,
+            passkeys=prefix + self.passkeys,
+            security_events=prefix + self.security_events,
+            session_versions=prefix + self.session_versions,
         )
 
     def table(self, authjs_table: str) -> str:

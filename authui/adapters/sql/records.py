@@ -1,16 +1,19 @@
 """Rows to records and records to rows: the tables' column keys are the records' field
-names, so only ids (integers with ``id_type="integer"``) and SQL's ``NULL``/``0``/``1``
-need converting."""
+names, so only ids (integers with ``id_type="integer"``), SQL's ``NULL``/``0``/``1``, and
+the account center's ``amr`` (methods joined by spaces) and ``detail`` (JSON text) need
+converting."""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Row, Table
 
+from authui.adapters.account import PasskeyDetails, SecurityEvent, SessionDetails
 from authui.adapters.base import (
     AdapterAccount,
     AdapterAuthenticator,
@@ -108,4 +111,56 @@ def authenticator_from(authenticators: Table, row: Row[Any]) -> AdapterAuthentic
         credential_public_key=m[c.credential_public_key],
         credential_device_type=m[c.credential_device_type],
         transports=m[c.transports],
+    )
+
+
+def session_details_values(details: SessionDetails) -> dict[str, Any]:
+    """``details`` for an ``INSERT`` (its ``user_id`` as given)."""
+    return values_of(details) | {"amr": " ".join(details.amr)}
+
+
+def session_details_from(table: Table, row: Row[Any]) -> SessionDetails:
+    c, m = table.c, row._mapping
+    return SessionDetails(
+        session_token=m[c.session_token],
+        user_id=str(m[c.user_id]),
+        expires=m[c.expires],
+        created=m[c.created],
+        last_seen=m[c.last_seen],
+        auth_time=m[c.auth_time],
+        amr=tuple(m[c.amr].split()),
+        user_agent=m[c.user_agent],
+        client=m[c.client],
+    )
+
+
+def passkey_details_from(table: Table, row: Row[Any]) -> PasskeyDetails:
+    c, m = table.c, row._mapping
+    return PasskeyDetails(
+        credential_id=m[c.credential_id],
+        user_id=str(m[c.user_id]),
+        name=m[c.name],
+        created=m[c.created],
+        last_used=m[c.last_used],
+    )
+
+
+def security_event_values(event: SecurityEvent) -> dict[str, Any]:
+    """``event`` for an ``INSERT`` (its ``user_id`` as given): ``detail`` as JSON text,
+    ``NULL`` when empty."""
+    detail = json.dumps(dict(event.detail), separators=(",", ":")) if event.detail else None
+    return values_of(event) | {"detail": detail}
+
+
+def security_event_from(table: Table, row: Row[Any]) -> SecurityEvent:
+    c, m = table.c, row._mapping
+    detail = m[c.detail]
+    return SecurityEvent(
+        user_id=str(m[c.user_id]),
+        kind=m[c.kind],
+        at=m[c.at],
+        provider=m[c.provider],
+        client=m[c.client],
+        user_agent=m[c.user_agent],
+        detail=json.loads(detail) if detail else {},
     )

@@ -30,6 +30,13 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.schema import SchemaItem
 from sqlalchemy.types import TypeDecorator, TypeEngine
 
+from authui.adapters.account import (
+    MAX_AMR,
+    MAX_CLIENT,
+    MAX_EVENT_KIND,
+    MAX_PROVIDER,
+    MAX_USER_AGENT,
+)
 from authui.adapters.sql.naming import SQLNaming
 
 IdType = Literal["text", "integer"]
@@ -146,11 +153,14 @@ class Tables:
     rate_limits: Table
     challenges: Table
     leases: Table
+    session_details: Table
+    passkeys: Table
+    security_events: Table
+    session_versions: Table
 
     @property
     def authjs(self) -> tuple[Table, ...]:
-        """The five Auth.js tables (all but ``rate_limits``, ``challenges`` and
-        ``leases``)."""
+        """The five Auth.js tables (none of authui's own)."""
         return (
             self.users,
             self.accounts,
@@ -159,10 +169,15 @@ class Tables:
             self.authenticators,
         )
 
+    @property
+    def account_center(self) -> tuple[Table, ...]:
+        """authui's tables of the account center, each with a ``user_id`` column."""
+        return (self.session_details, self.passkeys, self.security_events, self.session_versions)
+
 
 def build_tables(naming: SQLNaming, id_type: IdType) -> Tables:
     """The five Auth.js tables under ``naming``, with ``users.id`` of ``id_type``, and
-    authui's ``rate_limits``, ``challenges`` and ``leases``.
+    authui's ``rate_limits``, ``challenges``, ``leases`` and the account center's.
 
     Beyond Auth.js's PostgreSQL schema, which it matches column for column, it adds what
     lookups need: unique ``users.email``, ``(provider, providerAccountId)`` and
@@ -185,6 +200,15 @@ def build_tables(naming: SQLNaming, id_type: IdType) -> Tables:
     ``leases`` (``authui_leases`` by default) holds the leases of ``claim_lease``: one row
     per ``key`` (the primary key) with its ``holder``'s token and when the lease runs out
     (``expires``, indexed, for the deletion of leases that have run out).
+
+    The account center's tables (``authui_…`` by default) leave Auth.js's as they are, and
+    have a ``user_id`` of ``id_type``, indexed where rows are found by user:
+    ``session_details`` holds ``SessionDetails`` by ``session_token`` (the primary key),
+    ``amr`` as its methods joined by spaces, ``expires`` indexed for the deletion of
+    expired rows; ``passkeys`` the ``PasskeyDetails`` by ``credential_id``;
+    ``security_events`` one row per ``SecurityEvent``, numbered (``id``), ``at`` indexed
+    for the deletion of old events, ``detail`` as JSON text (``NULL`` when empty);
+    ``session_versions`` each user's ``version`` by ``user_id``.
     """
     metadata = MetaData(schema=naming.schema)
     user_id: TypeEngine[Any] = Integer() if id_type == "integer" else String(255)
@@ -275,6 +299,50 @@ def build_tables(naming: SQLNaming, id_type: IdType) -> Tables:
         Column("expires", UTCDateTime(), nullable=False, index=True),
         **_MYSQL_TABLE_OPTIONS,
     )
+    session_details = Table(
+        naming.session_details,
+        metadata,
+        Column("session_token", String(255), primary_key=True),
+        Column("user_id", user_id, nullable=False, index=True),
+        Column("expires", UTCDateTime(), nullable=False, index=True),
+        Column("created", UTCDateTime(), nullable=False),
+        Column("last_seen", UTCDateTime(), nullable=False),
+        Column("auth_time", UTCDateTime(), nullable=False),
+        Column("amr", String(MAX_AMR), nullable=False),
+        Column("user_agent", String(MAX_USER_AGENT)),
+        Column("client", String(MAX_CLIENT)),
+        **_MYSQL_TABLE_OPTIONS,
+    )
+    passkeys = Table(
+        naming.passkeys,
+        metadata,
+        Column("credential_id", _text(1400, ascii_only=True), primary_key=True),
+        Column("user_id", user_id, nullable=False, index=True),
+        Column("name", String(255), nullable=False),
+        Column("created", UTCDateTime()),
+        Column("last_used", UTCDateTime()),
+        **_MYSQL_TABLE_OPTIONS,
+    )
+    security_events = Table(
+        naming.security_events,
+        metadata,
+        Column("id", Integer(), primary_key=True, autoincrement=True),
+        Column("user_id", user_id, nullable=False, index=True),
+        Column("kind", String(MAX_EVENT_KIND), nullable=False),
+        Column("at", UTCDateTime(), nullable=False, index=True),
+        Column("provider", String(MAX_PROVIDER)),
+        Column("client", String(MAX_CLIENT)),
+        Column("user_agent", String(MAX_USER_AGENT)),
+        Column("detail", Text()),
+        **_MYSQL_TABLE_OPTIONS,
+    )
+    session_versions = Table(
+        naming.session_versions,
+        metadata,
+        Column("user_id", user_id, primary_key=True, autoincrement=False),
+        Column("version", Integer(), nullable=False),
+        **_MYSQL_TABLE_OPTIONS,
+    )
     return Tables(
         metadata,
         users,
@@ -285,4 +353,8 @@ def build_tables(naming: SQLNaming, id_type: IdType) -> Tables:
         rate_limits,
         challenges,
         leases,
+        session_details,
+        passkeys,
+        security_events,
+        session_versions,
     )

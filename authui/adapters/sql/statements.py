@@ -1,7 +1,8 @@
 """The statements whose shape differs between databases, each in every database's words:
-``UPDATE``/``DELETE … RETURNING`` where the database has them, the upsert that counts a
-rate-limit event, the insert of a row unless its key is taken, and the upsert that takes a
-lease unless another holds it."""
+``UPDATE``/``DELETE … RETURNING`` where the database has them, the upsert that adds one to
+a count (a rate-limit event, a session version), the upsert that replaces a row, the insert
+of a row unless its key is taken, and the upsert that takes a lease unless another holds
+it."""
 
 from __future__ import annotations
 
@@ -60,41 +61,82 @@ def _unsupported(conn: AsyncConnection, what: str) -> NotImplementedError:
 async def count_event(
     conn: AsyncConnection, table: Table, key: str, window: RateLimitWindow
 ) -> int:
-    """Add one to ``key``'s count in ``window`` (a new row starts at 1); the new count.
-
-    One statement, so of concurrent calls each gets a count of its own: on PostgreSQL and
-    SQLite ``INSERT … ON CONFLICT (key, window_seconds, window) DO UPDATE SET count =
-    count + 1 RETURNING count``; on MariaDB/MySQL, whose upserts return nothing,
-    ``INSERT … VALUES (…, LAST_INSERT_ID(1)) ON DUPLICATE KEY UPDATE count =
-    LAST_INSERT_ID(count + 1)`` and then ``SELECT LAST_INSERT_ID()``, which is the
-    connection's own.
+    """Add one to ``key``'s count in ``window`` (a new row starts at 1); the new count
+    (``increment`` of the ``rate_limits`` row of ``(key, window_seconds, window)``).
 
     Raises:
         NotImplementedError: Another database.
     """
-    count = table.c["count"]
     values: dict[str, Any] = {
         "key": key,
         "window_seconds": window.seconds,
         "window": window.number,
         "expires": datetime.fromtimestamp(window.ends_at, UTC),
     }
+    return await increment(conn, table, values, "count", "increment_rate_limit")
+
+
+async def increment(
+    conn: AsyncConnection, table: Table, values: Mapping[str, Any], column: str, what: str
+) -> int:
+    """Insert the row of ``values`` with ``column`` at 1, or add one to ``column`` of the
+    row with its primary key; the new value.
+
+    One statement, so of concurrent calls each gets a value of its own: on PostgreSQL and
+    SQLite ``INSERT … ON CONFLICT (<primary key>) DO UPDATE SET <column> = <column> + 1
+    RETURNING <column>``; on MariaDB/MySQL, whose upserts return nothing, ``INSERT …
+    VALUES (…, LAST_INSERT_ID(1)) ON DUPLICATE KEY UPDATE <column> =
+    LAST_INSERT_ID(<column> + 1)`` and then ``SELECT LAST_INSERT_ID()``, which is the
+    connection's own.
+
+    Raises:
+        NotImplementedError: Another database (``what`` names the method for the message).
+    """
+    counted = table.c[column]
     if conn.dialect.name in _MYSQL:
-        upsert = mysql.insert(table).values({**values, "count": func.last_insert_id(1)})
-        await conn.execute(upsert.on_duplicate_key_update(count=func.last_insert_id(count + 1)))
+        upsert = mysql.insert(table).values({**values, column: func.last_insert_id(1)})
+        await conn.execute(
+            upsert.on_duplicate_key_update({column: func.last_insert_id(counted + 1)})
+        )
         return int((await conn.execute(select(func.last_insert_id()))).scalar_one())
     insert = _ON_CONFLICT.get(conn.dialect.name)
     if insert is None:
-        raise _unsupported(conn, "increment_rate_limit")
+        raise _unsupported(conn, what)
     statement = (
         insert(table)
-        .values({**values, "count": 1})
+        .values({**values, column: 1})
         .on_conflict_do_update(
-            index_elements=list(table.primary_key.columns), set_={"count": count + 1}
+            index_elements=list(table.primary_key.columns), set_={column: counted + 1}
         )
-        .returning(count)
+        .returning(counted)
     )
     return int((await conn.execute(statement)).scalar_one())
+
+
+async def replace(
+    conn: AsyncConnection, table: Table, values: Mapping[str, Any], what: str
+) -> None:
+    """Insert the row of ``values``, or set every other column of the row with its primary
+    key to ``values``: ``INSERT … ON CONFLICT (<primary key>) DO UPDATE SET c =
+    excluded.c, …`` on PostgreSQL and SQLite, ``INSERT … ON DUPLICATE KEY UPDATE c =
+    VALUES(c), …`` on MariaDB/MySQL.
+
+    Raises:
+        NotImplementedError: Another database (``what`` names the method for the message).
+    """
+    key = list(table.primary_key.columns)
+    others = [name for name in values if name not in {column.key for column in key}]
+    if conn.dialect.name in _MYSQL:
+        upsert = mysql.insert(table).values(values)
+        changes = {name: upsert.inserted[name] for name in others}
+        await conn.execute(upsert.on_duplicate_key_update(changes))
+        return
+    insert = _ON_CONFLICT.get(conn.dialect.name)
+    if insert is None:
+        raise _unsupported(conn, what)
+    statement = insert(table).values(values)
+    changes = {name: statement.excluded[name] for name in others}
+    await conn.execute(statement.on_conflict_do_update(index_elements=key, set_=changes))
 
 
 async def insert_unless_taken(

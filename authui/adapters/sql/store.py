@@ -1,6 +1,6 @@
 """``SQLStore``: what every part of ``SQLAlchemyAdapter`` stands on: the engine, its pool
-and its time limits, the tables, their creation, and the adapter's transactions and single
-reads."""
+and its time limits, the tables, their creation, the adapter's transactions and single
+reads, and user ids as the tables keep them."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from authui.adapters.sql.session_reads import Row as SessionRow
 from authui.adapters.sql.session_reads import SessionRead, lookup_statement, session_read
 
 _SWEEP_SECONDS = 60.0  # how often one adapter deletes a table's expired rows
+_MAX_INTEGER_ID = 2**31 - 1  # Auth.js's SERIAL is a 32-bit integer
 
 #: Pool settings for server databases when the adapter creates the engine: at most 15
 #: connections per process, opened as needed and then kept (an overflow connection would be
@@ -235,12 +236,33 @@ class SQLStore(ClosedOnExit):
             self._session_read = session_read(self.engine, self.tables, through_engine)
         return self._session_read
 
-    async def _sweep(self, table: Table, now: datetime) -> None:
-        """Delete ``table``'s rows that expired by ``now`` (through the index on
-        ``expires``), in a transaction of their own, unless this adapter did so less than
-        a minute ago."""
+    async def _sweep(self, table: Table, until: datetime, *, column: str = "expires") -> None:
+        """Delete ``table``'s rows whose ``column`` is ``until`` or earlier (through its
+        index), in a transaction of their own, unless this adapter did so less than a
+        minute ago."""
         if time.monotonic() < self._next_sweeps.get(table.name, 0.0):
             return
         self._next_sweeps[table.name] = time.monotonic() + _SWEEP_SECONDS
         async with self._transaction() as conn:
-            await conn.execute(delete(table).where(table.c.expires <= now))
+            await conn.execute(delete(table).where(table.c[column] <= until))
+
+    # -- user ids ------------------------------------------------------------------------
+
+    def _user_key(self, user_id: str) -> str | int | None:
+        """The ``users.id`` value for ``user_id``; ``None`` if no row can have it."""
+        if self.id_type == "text":
+            return user_id
+        if user_id.isascii() and user_id.isdigit() and int(user_id) <= _MAX_INTEGER_ID:
+            return int(user_id)
+        return None
+
+    def _user_ref(self, user_id: str) -> str | int:
+        """The ``users.id`` value for ``user_id``, to be written.
+
+        Raises:
+            ValueError: ``user_id`` is no integer (``id_type="integer"``).
+        """
+        key = self._user_key(user_id)
+        if key is None:
+            raise ValueError(f"user id {user_id!r} is not an integer (id_type='integer')")
+        return key

@@ -27,15 +27,17 @@ rather than relying on pytest's assertion rewriting (which does not reach instal
 packages), so failures read the same under any configuration.
 
 authui's optional extensions of Auth.js's interface, ``increment_rate_limit`` with
-``reset_rate_limit``, ``create_challenge`` with ``use_challenge``, and
-``create_user_and_account``, are tested when the adapter has them, and those tests are
-skipped when it has not. One of them waits for the next second (1-second windows), so the
-suite takes up to a second longer for it.
+``reset_rate_limit``, ``create_challenge`` with ``use_challenge``,
+``create_user_and_account``, ``delete_user_sessions`` and the account center's methods
+(session details and ``list_user_sessions``, session versions, passkey details and
+``delete_authenticator``, security events), are tested when the adapter has them, and
+those tests are skipped when it has not. One of them waits for the next second (1-second
+windows), so the suite takes up to a second longer for it.
 
 The suite is a package of parts (users and accounts, new users with their first session
-or account, sessions and tokens, the extensions, passkeys), assembled in
-``authui.testing.adapter_suite.suite``; import the classes from here or from
-``authui.testing``.
+or account, sessions and tokens, the extensions, the account center, passkeys with the
+account center's passkey details), assembled in ``authui.testing.adapter_suite.suite``;
+import the classes from here or from ``authui.testing``.
 
 Dates are compared to the millisecond: a returned ``datetime`` must be timezone-aware,
 in UTC (``utcoffset() == 0``) and less than one millisecond away from the value given,

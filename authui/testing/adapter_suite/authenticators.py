@@ -1,4 +1,5 @@
-"""The passkey part of the suite: ``AdapterAuthenticatorConformance``."""
+"""The passkey part of the suite: ``AdapterAuthenticatorConformance``, with the account
+center's passkey tests (``PasskeyDetailsConformance``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from authui.adapters.base import (
 )
 from authui.testing.adapter_suite.common import (
     AUTHENTICATOR_METHODS,
-    ConformanceBase,
     absent,
     add_user,
     b64,
@@ -22,12 +22,14 @@ from authui.testing.adapter_suite.common import (
     new_authenticator,
     same,
 )
+from authui.testing.adapter_suite.passkey_details import PasskeyDetailsConformance
 
 
-class AdapterAuthenticatorConformance(ConformanceBase):
+class AdapterAuthenticatorConformance(PasskeyDetailsConformance):
     """The passkey part of the suite: ``AdapterConformance`` includes it.
 
-    Use it on its own only to test an adapter's authenticator methods alone. Setting
+    Use it on its own only to test an adapter's authenticator methods alone (with the
+    account center's passkey methods, when the adapter has them). Setting
     ``supports_webauthn = False`` on a subclass removes these tests from it (they are not
     collected, rather than reported as skipped).
     """
@@ -36,10 +38,10 @@ class AdapterAuthenticatorConformance(ConformanceBase):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        own = vars(AdapterAuthenticatorConformance)
-        for name, test in own.items():
+        for name in dir(AdapterAuthenticatorConformance):
             if not name.startswith("test_"):
                 continue
+            test = getattr(AdapterAuthenticatorConformance, name)
             if not cls.supports_webauthn:
                 setattr(cls, name, None)  # not callable: pytest does not collect it
             elif getattr(cls, name) is None:

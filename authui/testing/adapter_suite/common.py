@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar, TypeVar, cast
 
+from authui.adapters.account import PasskeyDetails, SecurityEvent, SessionDetails
 from authui.adapters.base import (
     Adapter,
     AdapterAccount,
@@ -58,6 +59,9 @@ HOUR, DAY = 3600, 86400  # window lengths, in seconds
 
 RateLimiter = Callable[[str, int], Awaitable[int]]
 """An adapter's ``increment_rate_limit(key, window_seconds)``."""
+
+Method = Callable[..., Awaitable[Any]]
+"""One of the adapter's optional methods, as ``optional`` finds it."""
 
 
 # -- checks ------------------------------------------------------------------------------
@@ -220,6 +224,58 @@ def new_authenticator(user_id: str, **fields: Any) -> AdapterAuthenticator:
     return AdapterAuthenticator(**values)
 
 
+#: A browser's ``User-Agent``, as the account center keeps it.
+USER_AGENT = (
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+    "Version/17.5 Safari/605.1.15"
+)
+
+
+def new_session_details(session: AdapterSession, **fields: Any) -> SessionDetails:
+    """Details of ``session`` as the account center keeps them."""
+    values: dict[str, Any] = {
+        "session_token": session.session_token,
+        "user_id": session.user_id,
+        "expires": session.expires,
+        "created": date_in(days=-2, microsecond=111_111),
+        "last_seen": date_in(days=-1, microsecond=222_222),
+        "auth_time": date_in(days=-2, microsecond=333_333),
+        "amr": ("fed", "hwk"),
+        "user_agent": USER_AGENT,
+        "client": "2001:db8:85a3::8a2e:370:7334",
+    }
+    values.update(fields)
+    return SessionDetails(**values)
+
+
+def new_passkey_details(authenticator: AdapterAuthenticator, **fields: Any) -> PasskeyDetails:
+    """Details of ``authenticator`` as the account center keeps them."""
+    values: dict[str, Any] = {
+        "credential_id": authenticator.credential_id,
+        "user_id": authenticator.user_id,
+        "name": "MacBook Touch ID",
+        "created": date_in(days=-3, microsecond=444_444),
+        "last_used": date_in(days=-1, microsecond=555_555),
+    }
+    values.update(fields)
+    return PasskeyDetails(**values)
+
+
+def new_event(user_id: str, **fields: Any) -> SecurityEvent:
+    """A security event of the user, an hour ago unless ``at`` says otherwise."""
+    values: dict[str, Any] = {
+        "user_id": user_id,
+        "kind": "sign-in",
+        "at": date_in(days=-1 / 24, microsecond=666_666),
+        "provider": "github",
+        "client": "203.0.113.7",
+        "user_agent": USER_AGENT,
+        "detail": {"country": "NZ", "method": "oauth"},
+    }
+    values.update(fields)
+    return SecurityEvent(**values)
+
+
 #: The fields of a user without email, as OAuth providers such as Twitter/X give none.
 NO_EMAIL: dict[str, Any] = {"email": None, "email_verified": None}
 
@@ -241,7 +297,7 @@ async def add_user(adapter: Adapter, **fields: Any) -> AdapterUser:
     return dataclasses.replace(user, id=created.id)
 
 
-def optional(adapter: object, name: str) -> Callable[..., Awaitable[Any]]:
+def optional(adapter: object, name: str) -> Method:
     """The adapter's method ``name``, one of authui's optional extensions: for an adapter
     without it, the test is skipped."""
     __tracebackhide__ = True
@@ -251,7 +307,7 @@ def optional(adapter: object, name: str) -> Callable[..., Awaitable[Any]]:
 
         pytest.skip(f"{type(adapter).__name__} has no {name} (it is optional)")
     expect(inspect.iscoroutinefunction(method), f"{name} must be async def")
-    return cast("Callable[..., Awaitable[Any]]", method)
+    return cast("Method", method)
 
 
 def rate_limiter(adapter: object) -> RateLimiter:

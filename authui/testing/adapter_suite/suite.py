@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from authui.testing.adapter_suite.account import AccountConformance
 from authui.testing.adapter_suite.authenticators import AdapterAuthenticatorConformance
 from authui.testing.adapter_suite.extensions import ExtensionConformance
 from authui.testing.adapter_suite.new_users import NewUserConformance
@@ -12,9 +13,14 @@ from authui.testing.adapter_suite.users import UserConformance
 
 
 class AdapterConformanceWithoutWebAuthn(
-    UserConformance, NewUserConformance, SessionConformance, ExtensionConformance
+    UserConformance,
+    NewUserConformance,
+    SessionConformance,
+    ExtensionConformance,
+    AccountConformance,
 ):
-    """The conformance suite without the passkey (authenticator) tests.
+    """The conformance suite without the passkey (authenticator) tests, the account
+    center's passkey tests among them.
 
     For adapters that do not store passkeys. Subclass it as you would
     :class:`AdapterConformance`; see that class for the fixture and options.
@@ -24,7 +30,8 @@ class AdapterConformanceWithoutWebAuthn(
             (subclass ``AdapterConformance`` to test authenticators).
         concurrency: How many concurrent ``use_verification_token`` (or
             ``use_challenge``) calls race for one token (or challenge), and how many
-            concurrent ``increment_rate_limit`` calls count one key (at least 20).
+            concurrent ``increment_rate_limit`` (or ``bump_session_version``) calls count
+            one key (or user); at least 20.
     """
 
     supports_webauthn: ClassVar[bool] = False
@@ -85,8 +92,27 @@ class AdapterConformance(AdapterAuthenticatorConformance, AdapterConformanceWith
     concurrent callers, and also when it was stored twice), ``None`` for an unknown key,
     and an expired challenge as itself or not at all; ``create_user_and_session`` and
     ``create_user_and_account``, when the adapter has them, store both records or
-    neither;
-    ``update_authenticator_counter`` raises for an unknown credential. Methods whose
+    neither; ``update_authenticator_counter`` raises for an unknown credential.
+
+    The account center's methods, when the adapter has them: session details round-trip
+    field for field, a second save replaces them, a touch sets ``last_seen`` and
+    ``expires`` (and does nothing without details); ``list_user_sessions`` lists the
+    user's sessions that have not expired, latest ``expires`` first, with their details or
+    ``None`` (a session made without details, as Auth.js makes them), none of another
+    user; ``delete_session``, ``delete_user_sessions`` (which keeps the session of
+    ``except_token``) and ``delete_user`` delete the details of the sessions they end, and
+    nothing of other users; session versions count 0, 1, 2, and ``concurrency``
+    concurrent ``bump_session_version`` calls return 1 to ``concurrency`` each once;
+    passkey details round-trip and are listed without ``created`` first, then oldest
+    first; ``update_authenticator_details`` changes the given fields, returns ``None`` for
+    unknown details and refuses bad changes (``ValueError``, ``TypeError``) before writing;
+    ``delete_authenticator`` returns the passkey and deletes it with its details (unknown:
+    ``None``); security events are listed newest first, at most ``limit`` (``ValueError``
+    for a limit that is not a positive integer), none older than ``SECURITY_EVENT_DAYS``
+    and none of another user; ``delete_user`` deletes the user's session version,
+    passkey details and security events.
+
+    Methods whose
     protocol return is ``Record | None`` (``link_account``, ``unlink_account``,
     ``delete_session``, ``delete_user``, ``create_verification_token``) may return ``None``
     or the record. ``create_user`` may assign its own id; the suite then uses the returned
@@ -98,8 +124,9 @@ class AdapterConformance(AdapterAuthenticatorConformance, AdapterConformanceWith
             :class:`AdapterConformanceWithoutWebAuthn`.
         concurrency: How many concurrent ``use_verification_token`` calls race for one
             token (default 50, at least 20); exactly one must get it. As many concurrent
-            ``use_challenge`` calls race for one challenge, and as many concurrent
-            ``increment_rate_limit`` calls count one key.
+            ``use_challenge`` calls race for one challenge, as many concurrent
+            ``increment_rate_limit`` calls count one key, and as many concurrent
+            ``bump_session_version`` calls count one user's version.
     """
 
     supports_webauthn: ClassVar[bool] = True

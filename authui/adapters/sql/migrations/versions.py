@@ -66,6 +66,17 @@ async def _create_leases(conn: AsyncConnection, tables: Tables) -> None:
     await conn.run_sync(_ensure_index, tables.leases, "expires")
 
 
+async def _create_account_center(conn: AsyncConnection, tables: Tables) -> None:
+    """Version 6: authui's tables of the account center, ``authui_session_details``,
+    ``authui_passkeys``, ``authui_security_events`` and ``authui_session_versions``, with
+    their indexes (``user_id``; ``expires`` and ``at``, for the deletion of old rows)."""
+    for table in tables.account_center:
+        await conn.run_sync(table.create, checkfirst=True)
+        for column in table.columns:
+            if column.index:
+                await conn.run_sync(_ensure_index, table, column.key)
+
+
 #: Every version, in order; the last one is what ``init`` creates.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "create the Auth.js tables", _create_tables),
@@ -88,6 +99,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         5,
         "create authui_leases, the leases that let one process at a time refresh a token",
         _create_leases,
+    ),
+    Migration(
+        6,
+        "create the account center's tables: session details, passkey names, security "
+        "events and session versions",
+        _create_account_center,
     ),
 )
 

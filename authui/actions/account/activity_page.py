@@ -1,0 +1,62 @@
+"""``<base>/account/activity``: the account's security activity, newest first (sign-ins,
+refused and throttled ones, passkeys, accounts, address changes, sessions ended), as the
+adapter keeps it (``record_security_event``; ``SECURITY_EVENT_DAYS`` days at least)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from authui.actions import activity
+from authui.actions.account.gate import NEEDED_FOR, Holder, unavailable
+from authui.actions.account.pages import Page, iso
+from authui.adapters.account import SecurityEvent
+from authui.context import Context
+from authui.i18n import translate
+from authui.user_agents import describe
+
+SHOWN = 50
+"""How many events the page shows."""
+
+LABELS: Mapping[str, str] = {
+    activity.SIGN_IN: "Signed in",
+    activity.SIGN_IN_FAILED: "Sign-in refused",
+    activity.SIGN_IN_THROTTLED: "Sign-ins paused after too many attempts",
+    activity.REAUTHENTICATED: "Signed in again to confirm a change",
+    activity.PASSKEY_ADDED: "Passkey added",
+    activity.PASSKEY_RENAMED: "Passkey renamed",
+    activity.PASSKEY_DELETED: "Passkey deleted",
+    activity.ACCOUNT_LINKED: "Account linked",
+    activity.ACCOUNT_UNLINKED: "Account unlinked",
+    activity.EMAIL_CHANGE_REQUESTED: "Email change asked for",
+    activity.EMAIL_CHANGED: "Email address changed",
+    activity.PROFILE_CHANGED: "Profile changed",
+    activity.SESSIONS_ENDED: "Sessions signed out",
+}
+"""What the page calls each kind of event."""
+
+
+def _row(ctx: Context, event: SecurityEvent) -> dict[str, Any]:
+    provider = ctx.options.providers.get(event.provider or "")
+    return {
+        "kind": event.kind,
+        "label": translate(LABELS.get(event.kind, event.kind)),
+        "at": iso(event.at),
+        "provider": provider.name if provider else event.provider,
+        "browser": describe(event.user_agent) if event.user_agent else None,
+        "client": event.client,
+        "detail": dict(event.detail),
+    }
+
+
+async def view(ctx: Context, holder: Holder) -> dict[str, Any]:
+    missing = unavailable(holder, "list_security_events")
+    events: list[SecurityEvent] = (
+        []
+        if missing
+        else await holder.adapter.call("list_security_events", NEEDED_FOR, holder.user.id, SHOWN)
+    )
+    return {"unavailable": missing, "events": [_row(ctx, e) for e in events]}
+
+
+PAGE = Page("activity", "Security activity", "account/activity.html", view)

@@ -1,0 +1,70 @@
+"""The ways a user can sign in, so that the account center never removes the last one.
+
+Counted: each linked account of a configured OAuth or OpenID provider, each passkey (with a
+passkey provider configured), and sign-in links to the user's address (with an email
+provider configured). A credentials provider is not counted: whether the user has
+credentials is the app's to know.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from authui.actions.account.gate import NEEDED_FOR, Holder
+from authui.adapters.base import AdapterAccount, AdapterAuthenticator
+from authui.context import Context
+from authui.providers.email import EmailProvider
+from authui.providers.oauth import OAuthProvider
+from authui.providers.webauthn import WebAuthnProvider
+
+
+@dataclass(frozen=True, slots=True)
+class WaysIn:
+    """A user's ways to sign in."""
+
+    accounts: list[AdapterAccount]
+    passkeys: list[AdapterAuthenticator]
+    email: bool
+
+    @property
+    def count(self) -> int:
+        return len(self.accounts) + len(self.passkeys) + int(self.email)
+
+
+def passkey_provider(ctx: Context) -> WebAuthnProvider | None:
+    """The configuration's passkey provider (the first), if any."""
+    return next(
+        (p for p in ctx.options.providers.values() if isinstance(p, WebAuthnProvider)), None
+    )
+
+
+def email_provider(ctx: Context) -> EmailProvider | None:
+    """The configuration's email provider (the first), if any."""
+    return next((p for p in ctx.options.providers.values() if isinstance(p, EmailProvider)), None)
+
+
+async def linked_accounts(ctx: Context, holder: Holder) -> list[AdapterAccount]:
+    """The user's accounts at the configured OAuth and OpenID providers."""
+    if not holder.can("list_user_accounts"):
+        return []
+    found: list[AdapterAccount] = await holder.adapter.call(
+        "list_user_accounts", NEEDED_FOR, holder.user.id
+    )
+    providers = ctx.options.providers
+    return [a for a in found if isinstance(providers.get(a.provider), OAuthProvider)]
+
+
+async def user_passkeys(ctx: Context, holder: Holder) -> list[AdapterAuthenticator]:
+    """The user's passkeys (none without a passkey provider)."""
+    if passkey_provider(ctx) is None:
+        return []
+    found: list[AdapterAuthenticator] = await holder.adapter.call(
+        "list_authenticators_by_user_id", NEEDED_FOR, holder.user.id
+    )
+    return found
+
+
+async def ways_in(ctx: Context, holder: Holder) -> WaysIn:
+    """Every way the user can sign in (see the module's docstring)."""
+    email = bool(holder.user.email) and email_provider(ctx) is not None
+    return WaysIn(await linked_accounts(ctx, holder), await user_passkeys(ctx, holder), email)

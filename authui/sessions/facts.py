@@ -1,0 +1,80 @@
+"""When and how the user of a session last proved who they are: ``auth_time`` and ``amr``,
+as OpenID Connect names them, which the account center's step-up reads.
+
+A JWT session carries them as claims of its token (``auth_time``: seconds since the epoch;
+``amr``: a list), with ``sv``, the user's session version when the token was made (see
+``authui.sessions.versions``). A database session keeps them in its details row
+(``SessionDetails``, an authui table beside Auth.js's ``sessions``). A session made by
+Auth.js has neither: its sign-in counts as long ago.
+
+``amr`` values: ``fed`` (an OAuth or OpenID provider), ``email`` (a sign-in link),
+``hwk`` (a passkey), ``pwd`` (credentials).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from authui.dates import now
+
+AMR_OF_ACCOUNT_TYPE: Mapping[str, str] = {
+    "oauth": "fed",
+    "oidc": "fed",
+    "email": "email",
+    "webauthn": "hwk",
+    "credentials": "pwd",
+}
+"""The ``amr`` value of a sign-in, by the type of the account it signed in with."""
+
+
+@dataclass(frozen=True, slots=True)
+class SignInFacts:
+    """When the user last signed in, in this session, and with what.
+
+    Attributes:
+        auth_time: When; ``None`` when unknown (a session Auth.js made).
+        amr: How: ``("fed",)``, ``("hwk",)``, … (see the module's list).
+    """
+
+    auth_time: datetime | None
+    amr: tuple[str, ...] = ()
+
+    def fresh(self, seconds: int) -> bool:
+        """Whether the sign-in was less than ``seconds`` ago."""
+        if self.auth_time is None:
+            return False
+        return now() - self.auth_time < timedelta(seconds=seconds)
+
+    def json(self) -> dict[str, Any]:
+        """``{"authTime": ISO 8601 or None, "amr": [...]}``, for JSON answers."""
+        when = self.auth_time.isoformat() if self.auth_time else None
+        return {"authTime": when, "amr": list(self.amr)}
+
+
+UNKNOWN = SignInFacts(None)
+"""The facts of a session that has none."""
+
+
+def new_sign_in(account: Mapping[str, Any] | None) -> SignInFacts:
+    """The facts of a sign-in happening now with ``account`` (its ``type`` says how)."""
+    method = AMR_OF_ACCOUNT_TYPE.get(str((account or {}).get("type")))
+    return SignInFacts(now(), (method,) if method else ())
+
+
+def token_claims(facts: SignInFacts) -> dict[str, Any]:
+    """The JWT claims of ``facts`` (none for unknown facts)."""
+    if facts.auth_time is None:
+        return {}
+    return {"auth_time": int(facts.auth_time.timestamp()), "amr": list(facts.amr)}
+
+
+def facts_of_token(token: Mapping[str, Any]) -> SignInFacts:
+    """The facts a session's JWT carries; ``UNKNOWN`` for a token without them."""
+    when, amr = token.get("auth_time"), token.get("amr")
+    if not isinstance(when, int | float) or isinstance(when, bool):
+        return UNKNOWN
+    methods = tuple(m for m in amr if isinstance(m, str)) if isinstance(amr, list) else ()
+    return SignInFacts(datetime.fromtimestamp(when, UTC), methods)
