@@ -204,7 +204,7 @@ class AccountOptions:
 
     Attributes:
         enabled: Serve the pages (and their JSON and Python actions). Off, every
-            ``<base>/account`` URL is not found.
+            ``<base>/account`` URL is answered as an unknown action is (400, logged).
         reauthenticate_after: Seconds after a sign-in during which the sensitive actions
             (changing the email address, unlinking an account, deleting a passkey, signing
             other sessions out, deleting the account) run without asking the user to sign

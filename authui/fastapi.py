@@ -22,6 +22,7 @@ from authui.starlette import AuthMiddleware as AuthMiddleware
 from authui.starlette import Handlers as Handlers
 from authui.starlette import Session as Session
 from authui.starlette import SessionUser as SessionUser
+from authui.starlette import account as account
 from authui.starlette import get_access_token as get_access_token
 from authui.starlette import get_session as get_session
 from authui.starlette import get_token as get_token
@@ -80,6 +81,7 @@ __all__ = [
     "RequireSession",
     "Session",
     "SessionUser",
+    "account",
     "current_session",
     "get_access_token",
     "get_session",

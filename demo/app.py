@@ -1,6 +1,7 @@
 """The authui demo on Quart (``scripts/demo``): a public home, a protected page, a profile
 page showing the session, sign-in with the demo credentials user (``demo`` / ``demo``),
-magic links, passkeys, OAuth providers from the environment, and a theme switcher.
+magic links, passkeys, OAuth providers from the environment, a theme switcher, and the
+account center (``/auth/account``), which the header links to once signed in.
 
 The settings it shares with the Starlette and FastAPI variants are in ``demo/settings.py``.
 """

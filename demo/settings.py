@@ -13,7 +13,8 @@ Sessions are database sessions in an embedded SQLite file (``.authui-demo.db``, 
 to JWT sessions (users and linked accounts are still stored).
 
 Passkeys (provider ``passkey``): open the demo at ``http://localhost:<port>``, not an IP
-address, which cannot own passkeys; the profile page adds more passkeys to the account.
+address, which cannot own passkeys; the account center's passkeys page
+(``/auth/account/passkeys``, linked from the profile page) adds more passkeys to the account.
 
 Magic links (provider ``email``): with ``AUTH_EMAIL_SERVER`` set to an ``smtp://`` or
 ``smtps://`` URL they are sent through that server (from ``AUTH_EMAIL_FROM``); otherwise they

@@ -3,6 +3,7 @@ httpx): pages, protection, theme switch, sign-in, what it logs."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -10,6 +11,7 @@ import secrets
 import subprocess
 import sys
 import tempfile
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +26,7 @@ os.environ["AUTH_DATABASE_URL"] = f"sqlite+aiosqlite:///{_DATABASE}"
 try:
     from demo import fastapi_app, starlette_app
     from demo.app import app
-    from demo.settings import CONFIGS
+    from demo.settings import CONFIGS, seed_demo_user
 finally:
     del os.environ["AUTH_SECRET"], os.environ["AUTH_DATABASE_URL"]
 
@@ -106,6 +108,63 @@ async def test_theme_switcher_changes_the_pages() -> None:
     html = await (await client.get("/auth/signin")).get_data(as_text=True)
     assert 'data-color-scheme="dark"' in html
     assert len(CONFIGS) == 3 * len({pack for pack, _ in CONFIGS})
+
+
+ACCOUNT_LINK = '<a class="authui-link" id="account-link" href="/auth/account">Account</a>'
+"""The header's link to the account center."""
+
+Fetch = Callable[[str, dict[str, str] | None], Awaitable[str]]
+"""A browser of one demo variant: GET a path (or POST the form), the page's HTML."""
+
+
+@contextlib.asynccontextmanager
+async def demo_browser(variant: str) -> AsyncIterator[Fetch]:
+    """A browser keeping its cookies, on the Quart demo or an ASGI variant."""
+    await seed_demo_user()
+    if variant == "quart":
+        client = app.test_client()
+
+        async def quart_fetch(path: str, form: dict[str, str] | None = None) -> str:
+            if form is None:
+                response = await client.get(path, headers=BROWSER)
+            else:
+                response = await client.post(path, form=form)
+            text: str = await response.get_data(as_text=True)
+            return text
+
+        yield quart_fetch
+        return
+    asgi = {"starlette": starlette_app.app, "fastapi": fastapi_app.app}[variant]
+    transport = httpx.ASGITransport(app=asgi)
+    async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as http:
+
+        async def asgi_fetch(path: str, form: dict[str, str] | None = None) -> str:
+            if form is None:
+                return (await http.get(path, headers=BROWSER)).text
+            return (await http.post(path, data=form)).text
+
+        yield asgi_fetch
+
+
+def header_of(html: str) -> str:
+    match = re.search(r'<header class="demo-header">.*?</header>', html, re.S)
+    assert match is not None
+    return match.group(0)
+
+
+@pytest.mark.parametrize("variant", ["quart", "starlette", "fastapi"])
+async def test_the_signed_in_header_links_to_the_account_center(variant: str) -> None:
+    async with demo_browser(variant) as fetch:
+        assert ACCOUNT_LINK not in header_of(await fetch("/", None))
+        page = await fetch("/auth/signin", None)
+        form = {"csrfToken": await csrf_from(page), "username": "demo", "password": "demo"}
+        await fetch("/auth/callback/credentials", form)
+        header = header_of(await fetch("/", None))
+        assert "Signed in as Demo User" in header
+        assert ACCOUNT_LINK in header
+        account = await fetch("/auth/account", None)
+        assert '<h1 class="authui-heading">Your account</h1>' in account
+        assert "demo@example.com" in account
 
 
 OFFSITE_NEXT = {

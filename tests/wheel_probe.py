@@ -1,9 +1,10 @@
 """Run by tests/test_wheel.py in an interpreter that has authui from the built wheel only.
 
 Walks every page of every installed theme pack as a browser would (sign-in, sign-out,
-error, verify-request, the emailed link's confirmation page, new-user, the account center's
-pages), renders the sign-in email, fetches every static file the pages link, and prints what it saw as
-JSON on stdout; the test makes the assertions. It imports nothing from the repository.
+error, verify-request, the emailed link's confirmation page, new-user, the account
+center's pages), renders the sign-in email, fetches every static file the pages link, and
+prints what it saw as JSON on stdout; the test makes the assertions. It imports nothing
+from the repository.
 """
 
 from __future__ import annotations

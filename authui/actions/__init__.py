@@ -51,7 +51,9 @@ POST: dict[str, Action] = {
     "signout": signout.post,
 }
 
-CSRF_CHECKED = frozenset({"account", "new-user", "session", "signin", "signout"})
+CSRF_CHECKED = frozenset({"new-user", "session", "signin", "signout"})
+"""The POST actions whose CSRF token the table checks; ``account`` checks its own, to
+answer a refusal on its page."""
 
 
 async def dispatch(ctx: Context) -> InternalResponse:

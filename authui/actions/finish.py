@@ -94,7 +94,9 @@ async def finish_sign_in(
         return InternalResponse(redirect=elsewhere)
     expected = expected_user(ctx) if proves_identity else None
     if expected is not None and (new_user is not None or str(user.get("id")) != expected):
+        ctx.spent_cookies.extend(ended(ctx))  # tried once: the next sign-in is an ordinary one
         raise ReauthenticationFailed("The step-up sign-in signed in another user")
+    replaced = _replaced_session(ctx, keep_session=keep_session, step_up=expected is not None)
     if store is not None:
         user = await store()
     facts = new_sign_in(account) if proves_identity else await _kept_facts(ctx)
@@ -116,6 +118,9 @@ async def finish_sign_in(
         cookies = await strategy.create(
             ctx, user=user, account=account, profile=profile, is_new_user=is_new_user, facts=facts
         )
+        if replaced is not None and isinstance(strategy, DatabaseSessions):
+            # a step-up's new session takes the old one's place
+            await strategy.delete(ctx, replaced)
     await emit(
         ctx.options.config.events.sign_in,
         ctx.options.logger,
@@ -139,6 +144,14 @@ async def finish_sign_in(
     return InternalResponse(redirect=ctx.callback_url, cookies=cookies)
 
 
+def _replaced_session(ctx: Context, *, keep_session: bool, step_up: bool) -> str | None:
+    """The database session a step-up sign-in replaces (a new session is made for it, and
+    the old row would linger in the account's list of sessions); ``None`` otherwise."""
+    if not step_up or keep_session or ctx.options.strategy != "database":
+        return None
+    return ctx.session_chunks().value or None
+
+
 async def _kept_facts(ctx: Context) -> SignInFacts:
     """The facts of this request's JWT session, for a sign-in that proves nothing new
     (``UNKNOWN`` without one)."""
@@ -159,9 +172,8 @@ async def _browser_known(ctx: Context, user: dict[str, Any], *, is_new_user: boo
     if not ctx.options.config.account.notify_new_browser:
         return []
     user_id = str(user.get("id"))
-    if user_id in known_users(ctx):
-        return []
     email = user.get("email")
-    if not is_new_user and isinstance(email, str) and email:
+    new_here = user_id not in known_users(ctx)
+    if new_here and not is_new_user and isinstance(email, str) and email:
         await tell_new_browser(ctx, email)
-    return [remembered(ctx, user_id)]
+    return [remembered(ctx, user_id)]  # renewed by every sign-in

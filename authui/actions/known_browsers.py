@@ -3,7 +3,8 @@
 browser they never used (``AccountOptions.notify_new_browser``).
 
 The cookie holds the ids of the last ``KEPT`` users who signed in with the browser, sealed
-(encrypted with the secret), for ``AccountOptions.known_browser_days``.
+(encrypted with the secret), for ``AccountOptions.known_browser_days`` (unless the cookie's
+``max_age`` is overridden) from the last sign-in, which renews it.
 """
 
 from __future__ import annotations
@@ -27,5 +28,6 @@ def known_users(ctx: Context) -> list[str]:
 def remembered(ctx: Context, user_id: str) -> Cookie:
     """The cookie that remembers ``user_id`` in this browser, first of at most ``KEPT``."""
     users = [user_id, *(u for u in known_users(ctx) if u != user_id)][:KEPT]
+    option = ctx.cookies.known_browser
     days = ctx.options.config.account.known_browser_days
-    return seal(ctx, ctx.cookies.known_browser, _BOUND_TO, users, max_age=days * 24 * 3600)
+    return seal(ctx, option, _BOUND_TO, users, max_age=option.options.max_age or days * 86400)

@@ -4,7 +4,7 @@ the page, and GET /signout/<provider>: the return from the provider."""
 
 from __future__ import annotations
 
-from authui.actions import federated, pages
+from authui.actions import federated, pages, step_up
 from authui.actions.audit import signed_out
 from authui.adapters.base import require_adapter
 from authui.context import Context
@@ -43,7 +43,8 @@ async def post(ctx: Context) -> InternalResponse:
             ctx.options.logger.debug("A federated sign-out without a federated sign-in")
         else:
             target = await federated.end_session_url(ctx, found) or target
-    return InternalResponse(redirect=target, cookies=[*cookies, *federated.forget(ctx)])
+    ended = [*federated.forget(ctx), *step_up.ended(ctx)]
+    return InternalResponse(redirect=target, cookies=[*cookies, *ended])
 
 
 async def _session_user_id(ctx: Context) -> str | None:

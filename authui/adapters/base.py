@@ -255,9 +255,12 @@ class Adapter(Protocol):
     ``SECURITY_EVENT_DAYS`` are not listed and are removed in time; a store may keep only
     a user's newest ``SECURITY_EVENTS_KEPT``.
 
-    ``delete_user`` also deletes the user's session details, session version, passkey
-    details and security events. authui's adapters refuse a value too long to keep
-    (``ValueError``, before anything is written: the checks of ``authui.adapters.account``).
+    ``delete_user`` also deletes the user's session details, passkey details and security
+    events. It keeps the user's session version (an id and a number, nothing personal):
+    the account center bumps it once the user is deleted, so that the deleted user's JWT
+    sessions elsewhere end as "sign out everywhere" ends them. authui's adapters refuse a
+    value too long to keep (``ValueError``, before anything is written: the checks of
+    ``authui.adapters.account``).
     """
 
     async def create_user(self, user: AdapterUser) -> AdapterUser: ...

@@ -101,11 +101,11 @@ class MemoryAccountCenter:
                 del self.session_details[token]
 
     def _forget_user(self, user_id: str) -> None:
-        """Drop everything the account center keeps of the user (``delete_user``)."""
+        """Drop what the account center keeps of the user (``delete_user``), but the
+        session version."""
         self.session_details = {
             token: d for token, d in self.session_details.items() if d.user_id != user_id
         }
-        self.session_versions.pop(user_id, None)
         self.passkey_details = {
             key: d for key, d in self.passkey_details.items() if d.user_id != user_id
         }

@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from authui.cookies import Cookie
+from authui.errors import UnknownAction
 from authui.http import InternalResponse
+from authui.i18n import translate
 from authui.integrations.calls import Caller
 
 
@@ -27,8 +29,8 @@ class AccountResult:
     Attributes:
         failed: Nothing was changed (or, for a read, nothing could be read).
         status: The HTTP status the page's JSON had (200, 401 signed out, 403 a recent
-            sign-in needed, 404 not yours, 409 the last way in, 422 a bad value, 429 too
-            many, 501 the adapter cannot).
+            sign-in needed, 404 not yours or not offered here, 409 the last way in, 422 a
+            bad value, 429 too many, 501 the adapter cannot).
         field_errors: Messages per form field.
         form_errors: Messages about the whole request.
         message: What a success says.
@@ -81,7 +83,14 @@ class AccountCalls:
     async def _run(self, page: str, body: Mapping[str, Any] | None = None) -> AccountResult:
         caller = await self._caller()
         path = f"{caller.integration.base_path}/account/{page}".rstrip("/")
-        answer = await caller.call(path, None if body is None else dict(body))
+        try:
+            answer = await caller.call(path, None if body is None else dict(body))
+        except UnknownAction:  # turned off, no adapter, or a page this setup does not offer
+            return AccountResult(
+                failed=True,
+                status=404,
+                form_errors=[translate("The account center does not offer this here.")],
+            )
         self._keep(caller.session_cookies(answer))
         return _result(answer)
 

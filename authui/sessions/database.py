@@ -232,6 +232,12 @@ class DatabaseSessions:
         await emit(config.events.create_user, ctx.options.logger, user=record)
         return record, self._cookies(ctx, session)
 
+    async def delete(self, ctx: Context, session_token: str) -> None:
+        """Delete the session row of ``session_token`` (one this browser no longer uses)."""
+        await require_adapter(ctx.options.adapter, NEEDED_FOR).call(
+            "delete_session", NEEDED_FOR, session_token
+        )
+
     async def destroy(self, ctx: Context) -> list[Cookie]:
         """Sign out: delete the row, emit ``sign_out`` with it, clear the cookie. When the
         row cannot be deleted (the database is down), the cookie is cleared all the same:

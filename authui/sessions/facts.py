@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from authui.adapters.base import AdapterCalls
+from authui.context import Context
 from authui.dates import now
 
 AMR_OF_ACCOUNT_TYPE: Mapping[str, str] = {
@@ -56,6 +58,29 @@ class SignInFacts:
 
 UNKNOWN = SignInFacts(None)
 """The facts of a session that has none."""
+
+
+def facts_kept(strategy: str, adapter: AdapterCalls | None) -> bool:
+    """Whether sessions of ``strategy`` record their facts: JWT sessions always; database
+    sessions when the adapter keeps their details (``save_session_details`` and
+    ``get_session_details``). Without them no sign-in can be known to be recent."""
+    if strategy != "database":
+        return True
+    return (
+        adapter is not None
+        and adapter.has("save_session_details")
+        and adapter.has("get_session_details")
+    )
+
+
+def recent_enough(ctx: Context, facts: SignInFacts) -> bool:
+    """Whether a change that adds a way in may go on: the sign-in is recent
+    (``AccountOptions.reauthenticate_after``), or this store cannot tell (``facts_kept``),
+    when nothing is asked, as before the account center."""
+    options = ctx.options
+    if not facts_kept(options.strategy, options.adapter):
+        return True
+    return facts.fresh(options.config.account.reauthenticate_after)
 
 
 def new_sign_in(account: Mapping[str, Any] | None) -> SignInFacts:

@@ -164,8 +164,13 @@ def account(
 
     The cookies an action sets go on ``response`` when given, else through
     ``AuthMiddleware`` on whatever the view returns.
+
+    Raises:
+        RuntimeError: Neither a response nor ``AuthMiddleware`` to carry the cookies.
     """
     here = RequestAuth.of(request.scope)
+    if response is None and here is None:
+        raise need_middleware("account() without a response")
 
     async def make() -> Caller:
         return await _caller(request, config)

@@ -24,12 +24,12 @@ from authui.actions.account import (
     sessions,
 )
 from authui.actions.account.gate import NEEDED_FOR, Holder, page_url
-from authui.actions.account.outcome import Outcome, notice_text, refused, wants_json
+from authui.actions.account.outcome import NOTICES, Outcome, refused, wants_json
 from authui.actions.account.pages import Page, render
 from authui.actions.throttling import counter_for
 from authui.adapters.base import require_adapter
 from authui.context import Context
-from authui.errors import UnknownAction
+from authui.errors import MissingCSRF, UnknownAction
 from authui.http import InternalResponse
 from authui.sessions.current import signed_in
 from authui.throttle import digest
@@ -56,11 +56,16 @@ PAGES: dict[str, Page] = {
 """The pages a signed-in user sees, by the last part of their path."""
 
 
-def _page(ctx: Context) -> Page:
+def _served(ctx: Context) -> None:
+    """Raise ``UnknownAction`` (answered as any unknown action is) when the account center
+    is turned off or has no adapter to keep what it shows."""
     if not ctx.options.config.account.enabled:
         raise UnknownAction("The account center is turned off (AccountOptions.enabled)")
     if ctx.options.adapter is None:
         raise UnknownAction("The account center needs an adapter, and the configuration has none")
+
+
+def _page(ctx: Context) -> Page:
     page = PAGES.get(ctx.provider_id or "")
     if page is None or not page.offered(ctx.options):
         raise UnknownAction(f"There is no account page {ctx.provider_id!r}")
@@ -76,8 +81,7 @@ async def _holder(ctx: Context) -> Holder | None:
 def _sign_in_first(ctx: Context, page: Page) -> InternalResponse:
     """Signed out: browsers go to the sign-in page and come back; API clients get 401."""
     if wants_json(ctx):
-        outcome = Outcome(failed=True, status=401)
-        outcome.form_errors.append("Sign in to manage your account.")
+        outcome = refused("Sign in to manage your account.", status=401)
         return InternalResponse.json(401, outcome.json())
     back = {"callbackUrl": page_url(ctx, page.name)}
     return InternalResponse(redirect=with_query(ctx.action_url("signin"), back))
@@ -85,6 +89,7 @@ def _sign_in_first(ctx: Context, page: Page) -> InternalResponse:
 
 async def get(ctx: Context) -> InternalResponse:
     """Show a page (its data as JSON for API clients)."""
+    _served(ctx)
     if ctx.provider_id == email_change.PATH:
         return await email_change.get(ctx)
     if ctx.provider_id == delete.DELETED_PATH:
@@ -94,18 +99,26 @@ async def get(ctx: Context) -> InternalResponse:
     if holder is None:
         return _sign_in_first(ctx, page)
     notice = ctx.query.get("notice")
-    shown = Outcome(notice=notice) if notice and notice_text(notice, {}) is not None else None
+    shown = Outcome(notice=notice) if notice in NOTICES else None
     return await render(ctx, page, holder, shown, pages=PAGES.values())
 
 
 async def post(ctx: Context) -> InternalResponse:
-    """Run a page's form (the action table has checked its CSRF token)."""
+    """Run a page's form. A post without a valid CSRF token (a form that has expired, or
+    another site's) changes nothing: the page again with the error, 403 (JSON for API
+    clients)."""
+    _served(ctx)
     if ctx.provider_id == email_change.PATH:
+        if not ctx.csrf.verified:
+            raise MissingCSRF("CSRF token was missing when confirming an address change")
         return await email_change.post(ctx)
     page = _page(ctx)
     holder = await _holder(ctx)
     if holder is None:
         return _sign_in_first(ctx, page)
+    if not ctx.csrf.verified:
+        expired = refused("The form had expired. Nothing was changed: try again.", status=403)
+        return await render(ctx, page, holder, expired, pages=PAGES.values(), posted=True)
     if page.act is None:
         raise UnknownAction(f"The account page {page.name!r} has no form")
     key = f"account:posts:{digest(holder.user.id)}"

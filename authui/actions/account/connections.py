@@ -15,6 +15,7 @@ from authui.actions.account.gate import (
     NEEDED_FOR,
     Holder,
     page_url,
+    recent,
     step_up,
     step_up_url,
     unavailable,
@@ -61,7 +62,7 @@ async def view(ctx: Context, holder: Holder) -> dict[str, Any]:
             if isinstance(p, OAuthProvider) and p.id not in linked
         ],
         "linkCallbackUrl": page_url(ctx, "connections"),
-        "fresh": holder.signed_in.facts.fresh(ctx.options.config.account.reauthenticate_after),
+        "fresh": recent(ctx, holder),
         "reauthenticateUrl": step_up_url(ctx, page_url(ctx, "connections")),
     }
 

@@ -3,7 +3,9 @@
 The user goes with their accounts, sessions and passkeys (the adapter's ``delete_user``,
 which Auth.js itself never calls, and which authui's adapters make delete authui's own
 rows of the user too); the accounts' tokens are revoked at providers that allow it; the
-``delete_user`` event is emitted, and the browser is signed out.
+``delete_user`` event is emitted, and the browser is signed out. With JWT sessions, the
+user's session version is bumped, so that their sessions in other browsers end as "sign
+out everywhere" ends them (within ``session.update_age``).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from authui.actions.account.connections import revoke_tokens
-from authui.actions.account.gate import NEEDED_FOR, Holder, page_url, step_up, step_up_url
+from authui.actions.account.gate import NEEDED_FOR, Holder, page_url, recent, step_up, step_up_url
 from authui.actions.account.outcome import Outcome, refused
 from authui.actions.account.pages import Page
 from authui.actions.account.ways import linked_accounts
@@ -31,9 +33,8 @@ def _offered(options: Options) -> bool:
 
 
 async def view(ctx: Context, holder: Holder) -> dict[str, Any]:
-    window = ctx.options.config.account.reauthenticate_after
     return {
-        "fresh": holder.signed_in.facts.fresh(window),
+        "fresh": recent(ctx, holder),
         "reauthenticateUrl": step_up_url(ctx, page_url(ctx, "delete")),
     }
 
@@ -51,6 +52,8 @@ async def act(ctx: Context, holder: Holder) -> Outcome:
         return stepped
     accounts = await linked_accounts(ctx, holder)
     await holder.adapter.call("delete_user", NEEDED_FOR, holder.user.id)
+    if holder.can("bump_session_version"):  # the user's JWT sessions elsewhere end too
+        await holder.adapter.call("bump_session_version", NEEDED_FOR, holder.user.id)
     for account in accounts:
         await revoke_tokens(ctx, account)
     await emit(

@@ -9,6 +9,7 @@ from authui.adapters.base import AdapterCalls, AdapterUser
 from authui.context import Context
 from authui.i18n import translate
 from authui.sessions.current import SignedIn
+from authui.sessions.facts import facts_kept, recent_enough
 from authui.urls import with_query
 
 NEEDED_FOR = "the account center"
@@ -35,6 +36,12 @@ def page_url(ctx: Context, page: str) -> str:
     return ctx.action_url("account", page or None)
 
 
+def recent(ctx: Context, holder: Holder) -> bool:
+    """Whether the user signed in recently enough to add a way in (see
+    ``authui.sessions.facts.recent_enough``)."""
+    return recent_enough(ctx, holder.signed_in.facts)
+
+
 def step_up_url(ctx: Context, back: str) -> str:
     """The step-up page's URL, coming back to ``back`` once the user has signed in."""
     return with_query(page_url(ctx, "reauthenticate"), {"callbackUrl": back})
@@ -44,8 +51,11 @@ def step_up(ctx: Context, holder: Holder, back: str) -> Outcome | None:
     """``None`` when the user signed in less than ``account.reauthenticate_after`` seconds
     ago; else the refusal that sends them to the step-up page, to come back to ``back``
     (403 with the page's URL as ``reauthenticate`` for API clients)."""
-    window = ctx.options.config.account.reauthenticate_after
-    if holder.signed_in.facts.fresh(window):
+    options = ctx.options
+    if not facts_kept(options.strategy, options.adapter):
+        needs = unavailable(holder, "save_session_details", "get_session_details")
+        return refused(needs or "This change is not available here.", status=501)
+    if holder.signed_in.facts.fresh(options.config.account.reauthenticate_after):
         return None
     url = step_up_url(ctx, back)
     outcome = refused("Sign in again to confirm it is you: this change needs a recent sign-in.")

@@ -39,7 +39,8 @@ class Page:
         template: ``account/<name>.html`` in the theme pack.
         view: What it shows.
         act: What its form does; ``None`` for a page without one.
-        offered: Whether the configuration offers it (not: 404, and not in the menu).
+        offered: Whether the configuration offers it (not: answered as an unknown
+            action, and not in the menu).
         in_menu: Whether the menu lists it.
     """
 
@@ -164,6 +165,8 @@ def _common(
 
 def delay_words(seconds: int) -> str:
     """``update_age`` in words, for "signed out within …"."""
+    if seconds < 60:
+        return translate("a minute")
     if seconds % 86400 == 0:
         days = seconds // 86400
         return translate("a day") if days == 1 else translate("{n} days", n=days)

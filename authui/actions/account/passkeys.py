@@ -16,6 +16,7 @@ from authui.actions.account.gate import (
     NEEDED_FOR,
     Holder,
     page_url,
+    recent,
     step_up,
     step_up_url,
     unavailable,
@@ -63,7 +64,6 @@ async def view(ctx: Context, holder: Holder) -> dict[str, Any]:
     details = await _details(holder)
     rows = [_row(p, details.get(p.credential_id)) for p in passkeys]
     rows.sort(key=lambda r: (r["created"] or "", r["id"]))
-    window = ctx.options.config.account.reauthenticate_after
     return {
         "unavailable": unavailable(holder, "delete_authenticator", "list_authenticator_details"),
         "passkeys": rows,
@@ -73,7 +73,7 @@ async def view(ctx: Context, holder: Holder) -> dict[str, Any]:
         "optionsUrl": ctx.action_url("webauthn-options", provider.id),
         "callbackUrl": ctx.action_url("callback", provider.id),
         "returnUrl": page_url(ctx, "passkeys"),
-        "fresh": holder.signed_in.facts.fresh(window),
+        "fresh": recent(ctx, holder),
         "reauthenticateUrl": step_up_url(ctx, page_url(ctx, "passkeys")),
     }
 

@@ -32,6 +32,7 @@ from authui.context import Context
 from authui.errors import OAuthAccountNotLinked, ReauthenticationRequired
 from authui.providers.oauth import OAuthProvider, stable_user_id
 from authui.sessions.current import signed_in
+from authui.sessions.facts import recent_enough
 
 NEEDED_FOR = "OAuth sign-in with an adapter"
 
@@ -88,7 +89,7 @@ async def decide(ctx: Context, provider: OAuthProvider, authorized: Authorized) 
             )
         return Linking(user_record(linked), False, signed_in=current is not None)
     if current is not None:
-        if not current.facts.fresh(ctx.options.config.account.reauthenticate_after):
+        if not recent_enough(ctx, current.facts):
             raise ReauthenticationRequired(
                 f"Linking a {provider.id} account needs a recent sign-in of the signed-in user"
             )

@@ -42,6 +42,7 @@ from authui.errors import (
 from authui.http import InternalResponse
 from authui.providers.webauthn import WebAuthnProvider
 from authui.sessions.current import signed_in
+from authui.sessions.facts import recent_enough
 from authui.user_agents import describe
 
 
@@ -139,7 +140,7 @@ async def verify(
             raise AccountNotLinked(
                 "The passkey was asked for by another user than the signed-in one"
             )
-        if not current.facts.fresh(ctx.options.config.account.reauthenticate_after):
+        if not recent_enough(ctx, current.facts):
             raise ReauthenticationRequired("Adding a passkey needs a recent sign-in")
         return await finish_sign_in(
             ctx,

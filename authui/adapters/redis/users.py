@@ -101,8 +101,8 @@ class RedisUsers(RedisKeys):
     async def delete_user(self, user_id: str) -> AdapterUser | None:
         """Delete the user with its email index, sessions, accounts and authenticators, and
         what the account center keeps of them (session and passkey details, security
-        events, session version), in one transaction; return the user, or ``None`` if
-        there was none."""
+        events; not the session version), in one transaction; return the user, or ``None``
+        if there was none."""
         user_key = self.user_key(user_id)
         accounts_key = self.user_accounts_key(user_id)
         sessions_key = self.user_sessions_key(user_id)
@@ -118,7 +118,7 @@ class RedisUsers(RedisKeys):
             sessions = texts(await pipe.zrange(sessions_key, 0, -1))
             authenticators = texts(await pipe.lrange(authenticators_key, 0, -1))
             keys = [user_key, accounts_key, sessions_key, authenticators_key]
-            keys += [self.user_events_key(user_id), self.session_version_key(user_id)]
+            keys.append(self.user_events_key(user_id))
             keys += [f"{self._prefix}account:{member}" for member in accounts]
             keys += [self.session_key(token) for token in sessions]
             keys += [self.session_details_key(token) for token in sessions]

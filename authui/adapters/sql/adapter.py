@@ -187,13 +187,16 @@ class SQLAlchemyAdapter(SQLAccountCenter, SQLExtensions):
 
     async def delete_user(self, user_id: str) -> AdapterUser | None:
         """Delete the user with their sessions, accounts and passkeys, and what the account
-        center keeps of them, in one transaction."""
+        center keeps of them but their session version, in one transaction."""
         key = self._user_key(user_id)
         if key is None:
             return None
         t = self.tables
         async with self._transaction() as conn:
+            kept = t.session_versions
             for table in (t.sessions, t.accounts, t.authenticators, *t.account_center):
+                if table is kept:
+                    continue
                 await conn.execute(delete(table).where(table.c.user_id == key))
             row = await delete_returning(conn, t.users, t.users.c.id == key)
         return user_from(t.users, row) if row else None

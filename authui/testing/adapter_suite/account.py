@@ -260,7 +260,7 @@ class AccountConformance(ConformanceBase):
         final = await get(user.id)
         expect(final == callers, f"get_session_version returned {final!r}; expected {callers}")
 
-    async def test_delete_user_deletes_the_session_version(self, adapter: Adapter) -> None:
+    async def test_delete_user_keeps_the_session_version(self, adapter: Adapter) -> None:
         get, bump = _version_methods(adapter)
         user, other = await add_user(adapter), await add_user(adapter)
         for who in (user, user, other):
@@ -268,9 +268,9 @@ class AccountConformance(ConformanceBase):
         await adapter.delete_user(user.id)
         found = (await get(user.id), await get(other.id))
         expect(
-            found == (0, 1),
-            f"session versions after delete_user are {found}; expected (0, 1): the deleted "
-            "user's is gone, another user's stays",
+            found == (2, 1),
+            f"session versions after delete_user are {found}; expected (2, 1): the deleted "
+            "user's stays, so that bumping it ends the JWT sessions made before",
         )
 
     # -- security events -----------------------------------------------------------------
