@@ -48,6 +48,7 @@ EMAIL_CHANGED = "email-changed"
 EMAIL_CHANGE_REQUESTED = "email-change-requested"
 PROFILE_CHANGED = "profile-changed"
 SESSIONS_ENDED = "sessions-ended"
+ACCOUNT_DELETED = "account-deleted"
 REAUTHENTICATED = "reauthenticated"
 
 RECORDED_REFUSALS = (
@@ -71,9 +72,11 @@ async def record(
     *,
     provider: str | None = None,
     detail: Mapping[str, str] | None = None,
+    kept: bool = True,
 ) -> None:
     """Record that ``kind`` happened to the account ``user_id`` now, from this request's
-    browser and address."""
+    browser and address; without ``kept``, only the ``activity`` event tells it (an
+    account that is gone keeps no activity)."""
     event = SecurityEvent(
         user_id=user_id,
         kind=kind,
@@ -84,7 +87,7 @@ async def record(
         detail=dict(detail or {}),
     )
     adapter = ctx.options.adapter
-    if adapter is not None and adapter.has("record_security_event"):
+    if kept and adapter is not None and adapter.has("record_security_event"):
         try:
             await adapter.call("record_security_event", NEEDED_FOR, event)
         except AuthError as error:

@@ -29,8 +29,16 @@ from authui.providers.credentials import Credentials
 from authui.proxies import public_url
 from authui.urls import with_query
 
-FORWARDED = ("cookie", "host", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto")
-"""The request headers a server-side call passes on."""
+FORWARDED = (
+    "cookie",
+    "host",
+    "user-agent",
+    "x-forwarded-for",
+    "x-forwarded-host",
+    "x-forwarded-proto",
+)
+"""The request headers a server-side call passes on (the browser's ``User-Agent`` too: the
+account center records it with what the call changes)."""
 
 
 def cookie_names(options: Options, url: str, headers: Iterable[tuple[str, str]]) -> CookieTable:

@@ -162,6 +162,13 @@ ERROR_PAGES: Mapping[str, tuple[int, str, str, bool]] = {
         "or go to the site's own address.",
         False,
     ),
+    "EmailChangeLink": (
+        403,
+        "Address not changed",
+        "This address-change link no longer works: it was used already, or it has expired. "
+        "Ask for the change again on your profile page.",
+        False,
+    ),
     "EmailTaken": (
         409,
         "Address not changed",

@@ -106,6 +106,7 @@ class OIDCProvider:
         conform_id_token_claims: bool = True,
         refresh_tokens: Mapping[str, Any] | None = None,
         backchannel_logout: bool = False,
+        revocation: bool = False,
     ) -> str:
         """Run the provider with ``clients``; return :attr:`issuer` once it answers.
 
@@ -114,7 +115,8 @@ class OIDCProvider:
         issued (the client reads them from userinfo), ``False`` puts them in the id_token.
         ``refresh_tokens``: ``{"rotate": bool, "accessTokenTtl": seconds}``, refresh
         tokens for the clients made with ``refresh=True`` (see ``server.mjs``).
-        ``backchannel_logout``: the Back-Channel Logout feature.
+        ``backchannel_logout``: the Back-Channel Logout feature. ``revocation``: the Token
+        Revocation feature (RFC 7009; discovery names its ``revocation_endpoint``).
         """
         if self._listener is None or self._process is not None:
             raise RuntimeError("the provider was started already")
@@ -125,6 +127,7 @@ class OIDCProvider:
             "clients": list(clients),
             "conformIdTokenClaims": conform_id_token_claims,
             "backchannelLogout": backchannel_logout,
+            "revocation": revocation,
             "fd": fd,
         }
         if refresh_tokens is not None:

@@ -17,6 +17,7 @@ from authui.actions.account.gate import NEEDED_FOR, Holder, page_url, recent, st
 from authui.actions.account.outcome import Outcome, refused
 from authui.actions.account.pages import Page
 from authui.actions.account.ways import linked_accounts
+from authui.actions.activity import ACCOUNT_DELETED, record
 from authui.actions.audit import signed_out
 from authui.adapters.base import user_record
 from authui.callbacks import emit
@@ -59,6 +60,7 @@ async def act(ctx: Context, holder: Holder) -> Outcome:
     await emit(
         ctx.options.config.events.delete_user, ctx.options.logger, user=user_record(holder.user)
     )
+    await record(ctx, holder.user.id, ACCOUNT_DELETED, kept=False)
     signed_out(ctx, holder.user.id)
     gone = Outcome(data={"deleted": True}, cookies=ctx.session_chunks().clear())
     gone.leave = page_url(ctx, DELETED_PATH)

@@ -167,9 +167,19 @@ def _link(ctx: Context, values: dict[str, object]) -> tuple[str, str, str]:
     return str(user), address, str(token)
 
 
+def _dead_link(ctx: Context, error: Verification) -> InternalResponse:
+    """The error page of a link that is incomplete, used, expired or never issued (the
+    reason is logged)."""
+    ctx.options.logger.error(error)
+    return ctx.options.renderer.error_page("EmailChangeLink", sign_in_url=None, site_url=ctx.origin)
+
+
 async def get(ctx: Context) -> InternalResponse:
     """The page the link opens: it names the new address; its button confirms."""
-    user_id, email, token = _link(ctx, dict(ctx.query))
+    try:
+        user_id, email, token = _link(ctx, dict(ctx.query))
+    except Verification as error:
+        return _dead_link(ctx, error)
     return ctx.options.renderer.page(
         "account/confirm_email.html",
         "Confirm your new address",
@@ -182,12 +192,16 @@ async def get(ctx: Context) -> InternalResponse:
 
 
 async def post(ctx: Context) -> InternalResponse:
-    """Use the link and change the address; the old address is told.
+    """Use the link and change the address; the old address is told. A link that was used,
+    has expired, was never issued, or whose user is gone gets the ``EmailChangeLink`` error
+    page (403)."""
+    try:
+        return await _confirm(ctx)
+    except Verification as error:
+        return _dead_link(ctx, error)
 
-    Raises:
-        Verification: The link was used, has expired, was never issued, or its user is
-            gone.
-    """
+
+async def _confirm(ctx: Context) -> InternalResponse:
     adapter = require_adapter(ctx.options.adapter, NEEDED_FOR)
     user_id, email, token = _link(ctx, dict(ctx.body))
     identifier = _identifier(user_id, email)

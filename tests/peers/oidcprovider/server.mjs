@@ -5,6 +5,7 @@
 //    "conformIdTokenClaims": true | false,   // default true (oidc-provider's default)
 //    "refreshTokens": {"rotate": true, "accessTokenTtl": 60},  // optional, see below
 //    "backchannelLogout": true,              // optional: the Back-Channel Logout feature
+//    "revocation": true,                     // optional: the Token Revocation feature
 //    "fd": 3}                                // optional: listen on this inherited socket
 // then listens on 127.0.0.1 (port 0, or the socket `fd` that the caller bound and passed
 // down, so that it knows the issuer before this process starts) and prints one line
@@ -20,7 +21,9 @@
 // retires the old when "rotate" is true, and access tokens last "accessTokenTtl" seconds.
 // RP-Initiated Logout (the end_session endpoint) is on, as in oidc-provider's defaults;
 // "backchannelLogout" turns on Back-Channel Logout for clients that name a
-// backchannel_logout_uri. The Google Fonts import of the interaction
+// backchannel_logout_uri. "revocation" turns on Token Revocation (RFC 7009, discovery's
+// revocation_endpoint): a client may revoke the tokens issued to it, no one else's. The
+// Google Fonts import of the interaction
 // pages is stripped, so that the browser never leaves loopback. Errors of the provider are
 // logged to stderr, one line each.
 
@@ -102,6 +105,10 @@ const provider = new Provider(issuer, {
     devInteractions: { enabled: true },
     rpInitiatedLogout: { enabled: true },
     backchannelLogout: { enabled: Boolean(options.backchannelLogout) },
+    revocation: {
+      enabled: Boolean(options.revocation),
+      allowedPolicy: async (ctx, client, token) => token.clientId === client.clientId,
+    },
   },
   pkce: { required: (ctx, client) => client.clientAuthMethod === 'none' },
   async findAccount(ctx, sub) {
@@ -133,6 +140,7 @@ for (const event of [
   'userinfo.error',
   'end_session.error',
   'backchannel.error',
+  'revocation.error',
 ]) {
   provider.on(event, (ctx, error) => {
     const cause = error?.cause ? ` (${error.cause.code ?? ''} ${error.cause.message ?? error.cause})` : '';
