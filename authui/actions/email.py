@@ -33,7 +33,7 @@ from authui.errors import EmailSignInError, ServiceUnavailable, Verification
 from authui.http import InternalResponse
 from authui.mail.addresses import InvalidEmailAddress, normalize_email
 from authui.mail.message import MailServiceUnavailable, VerificationEmail
-from authui.mail.render import render_email
+from authui.mail.render import Letter, render_email
 from authui.providers.email import EmailProvider
 from authui.proxies import client_address
 from authui.sessions import DatabaseSessions, strategy_for
@@ -114,17 +114,16 @@ async def send_link(ctx: Context, provider: EmailProvider) -> InternalResponse:
         NEEDED_FOR,
         VerificationToken(identifier=email, token=stored, expires=expires),
     )
-    renderer = ctx.options.renderer
-    message = render_email(
-        renderer.environment,
-        brand_color=renderer.theme.brand_color,
-        button_text=renderer.theme.button_text,
+    theme = ctx.options.renderer.theme
+    letter = Letter(
         to=email,
         sender=provider.sender,
         url=url,
         expires=expires,
-        max_age=provider.max_age,
+        brand_color=theme.brand_color,
+        button_text=theme.button_text,
     )
+    message = render_email(ctx.options.renderer.environment, letter, max_age=provider.max_age)
     try:
         await _deliver(ctx, provider, message, token)
     except Exception as exc:

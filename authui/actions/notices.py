@@ -12,7 +12,7 @@ from authui.context import Context
 from authui.dates import in_seconds, now
 from authui.errors import AuthError
 from authui.i18n import translate
-from authui.mail.render import render_account_email
+from authui.mail.render import Letter, render_account_email
 from authui.options import Options
 from authui.providers.email import EmailProvider
 from authui.proxies import client_address
@@ -51,18 +51,17 @@ async def send(
     provider = mail_provider(ctx.options)
     if provider is None or provider.transport is None:
         raise AuthError("The account center's emails need an email provider with a transport")
-    renderer = ctx.options.renderer
-    message = render_account_email(
-        renderer.environment,
-        brand_color=renderer.theme.brand_color,
-        button_text=renderer.theme.button_text,
+    theme = ctx.options.renderer.theme
+    letter = Letter(
         to=to,
         sender=provider.sender,
         url=url,
-        heading=heading,
-        lines=lines,
-        button=button,
         expires=expires or in_seconds(provider.max_age),
+        brand_color=theme.brand_color,
+        button_text=theme.button_text,
+    )
+    message = render_account_email(
+        ctx.options.renderer.environment, letter, heading=heading, lines=lines, button=button
     )
     await provider.transport(message, provider)
 
