@@ -175,6 +175,12 @@ ERROR_PAGES: Mapping[str, tuple[int, str, str, bool]] = {
         "This address now belongs to another account, so your address was not changed.",
         False,
     ),
+    "ReauthenticationFailed": (
+        403,
+        "Unable to sign in",
+        SIGNIN_ERRORS["ReauthenticationFailed"],
+        True,
+    ),
     "ReauthenticationRequired": (
         403,
         "Sign in again first",

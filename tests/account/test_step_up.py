@@ -40,6 +40,9 @@ from tests.soft_authenticator import SoftAuthenticator
 
 STEP_UP_COOKIE = "authui.step-up"
 SESSIONS = account_url("sessions")
+BACK = account_url("sessions", notice="reauthenticated")
+"""Where a step-up from the sessions page comes back to: the page, saying the sign-in
+worked."""
 
 
 async def facts(here: Site, browser: Browser) -> tuple[datetime, list[str]]:
@@ -97,7 +100,7 @@ async def test_the_step_up_page_offers_the_users_own_ways_in(strategy: str) -> N
     assert email.fields["email"] == "ada@example.com"  # a link to her own address only
     for form in forms_of(page):
         if form.action != f"{APP}/auth/signout":
-            assert form.fields["callbackUrl"] == SESSIONS
+            assert form.fields["callbackUrl"] == BACK
     seen = await read(ada, "reauthenticate")
     assert seen["signIn"]["amr"] == ["pwd"]
 
@@ -118,7 +121,7 @@ async def test_signing_in_again_as_oneself_refreshes_the_sign_in_and_comes_back(
         email="ada@example.com",
         password=PASSWORD,
     )
-    assert done.header("location") == SESSIONS
+    assert done.header("location") == BACK
     assert STEP_UP_COOKIE not in ada.cookies  # the mark ends with the sign-in
     when, amr = await facts(here, ada)
     assert recent(when)
@@ -195,7 +198,7 @@ async def test_a_step_up_with_a_link_to_the_users_address() -> None:
     opened = await ada.get(message.url.removeprefix(f"{APP}/auth/"), headers=PAGE)
     [confirm] = [f for f in forms_of(opened) if f.action == f"{APP}/auth/callback/email"]
     done = await submit(ada, confirm)
-    assert done.header("location") == SESSIONS
+    assert done.header("location") == BACK
     when, amr = await facts(here, ada)
     assert (recent(when), amr) == (True, ["email"])
 
@@ -226,10 +229,10 @@ async def test_a_step_up_at_a_linked_provider(strategy: str, op: OIDCProvider) -
     session = ada.cookies[SESSION_COOKIE]
     page = await step_up_page(ada)
     [at_op] = [f for f in forms_of(page) if f.action == f"{APP}/auth/signin/op"]
-    assert at_op.fields["callbackUrl"] == SESSIONS
+    assert at_op.fields["callbackUrl"] == BACK
 
-    done = await oauth_sign_in(ada, login, SESSIONS)
-    assert done.header("location") == SESSIONS
+    done = await oauth_sign_in(ada, login, BACK)
+    assert done.header("location") == BACK
     when, amr = await facts(here, ada)
     assert (recent(when), amr) == (True, ["fed"])
     assert STEP_UP_COOKIE not in ada.cookies

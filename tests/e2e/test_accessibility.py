@@ -1,4 +1,5 @@
-"""axe-core on every page of every shipped theme pack, light and dark.
+"""axe-core on every page of every shipped theme pack, light and dark: the sign-in pages,
+the demo's own, and the account center's (a refused form too).
 
 axe-core is the npm peer in ``tests/peers/axe`` (``npm ci`` there; ``scripts/test`` does it).
 The pages forbid inline scripts (a nonce-based CSP), so axe is not added as a ``<script>``:
@@ -28,6 +29,9 @@ FAILING_IMPACTS = ("serious", "critical")
 CONFIRM_SIGN_IN = f"/auth/callback/email?token={'0' * 64}&email=ada%40example.com"
 """A sign-in link: it opens the confirmation page (the token is not looked at until the
 page's button is pressed)."""
+CONFIRM_EMAIL = f"/auth/account/email?user=1&email=ada%40example.com&token={'0' * 64}"
+"""An address-change link: it opens the confirmation page (the token is not looked at until
+the page's button is pressed)."""
 SIGNED_OUT_PAGES = (
     "/",
     "/auth/signin",
@@ -37,8 +41,21 @@ SIGNED_OUT_PAGES = (
     "/auth/error?error=Configuration",
     "/auth/verify-request",
     CONFIRM_SIGN_IN,
+    CONFIRM_EMAIL,
+    "/auth/account/deleted",
 )
-SIGNED_IN_PAGES = ("/auth/new-user", "/profile", "/", "/auth/signout")
+ACCOUNT_PAGES = (
+    "/auth/account",
+    "/auth/account/profile",
+    "/auth/account/connections",
+    "/auth/account/passkeys",
+    "/auth/account/sessions",
+    "/auth/account/activity",
+    "/auth/account/delete",
+    "/auth/account/reauthenticate?callbackUrl=/auth/account/delete",
+)
+"""The account center's pages (the demo offers connections: it has OAuth providers)."""
+SIGNED_IN_PAGES = ("/auth/new-user", "/profile", "/", *ACCOUNT_PAGES, "/auth/signout")
 PAINT_CANVAS = """() => {
   const bare = (element) => {
     const style = getComputedStyle(element);
@@ -132,6 +149,14 @@ async def test_pages_have_no_serious_violations(
     await sign_in_demo(page, demo_server, "/profile")
     for path in SIGNED_IN_PAGES:
         await check(path)
+    # A refused form of the account center, as htmx swaps it in: the field marked invalid
+    # and described by its error.
+    await page.goto("/auth/account/profile")
+    await page.wait_for_function("() => window.htmx !== undefined")
+    await page.get_by_label("Picture (an https:// address)").fill("http://pictures.example.com/")
+    await page.get_by_role("button", name="Save", exact=True).click()
+    await page.locator('#authui-profile-image[aria-invalid="true"]').wait_for()
+    problems.extend(failures("/auth/account/profile (refused)", await run_axe(page, axe_source)))
 
     assert not problems, (
         f"axe-core found serious or critical violations in the {pack} pack ({scheme}):\n"

@@ -6,6 +6,12 @@ the same from run to run: no animation, no caret, and the pages that print the s
 host (verify-request, and the confirmation page a sign-in link opens) are asked for with
 the demo's usual host (``localhost:5000``, ``scripts/demo``) rather than the test
 server's random port. The PNGs are recompressed at zlib's best level to keep them small.
+
+The account center's pages (``<pack>-account-<page>-<scheme>.png``, and the overview on a
+phone, 375 wide) show the demo user of a demo of their own (a fresh database), set up once:
+signed in on a laptop, where they added a passkey and named it "Work laptop", and on a
+phone. Every picture is taken in that laptop's session, so the lists are the same in every
+pack; the times the pages print are shown as ``PINNED_TIME`` (they are the run's own).
 """
 
 from __future__ import annotations
@@ -13,18 +19,33 @@ from __future__ import annotations
 import asyncio
 import re
 import struct
+import tempfile
 import time
 import zlib
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
 
 import pytest
+import pytest_asyncio
 
-from tests.e2e.conftest import ROOT, SCHEMES, SHIPPED_PACKS, choose_theme, demo_page, sign_in_demo
+from tests.e2e.conftest import (
+    ROOT,
+    SCHEMES,
+    SHIPPED_PACKS,
+    choose_theme,
+    demo_env,
+    demo_page,
+    demo_site,
+    fill_sign_in,
+    guarded_context,
+    sign_in_demo,
+)
 
 if TYPE_CHECKING:
-    from pathlib import Path
+    from collections.abc import Iterator
 
-    from playwright.async_api import Page, Route
+    from playwright.async_api import Browser, Page, Route
 
     from tests.e2e.conftest import NewContext
 
@@ -45,6 +66,43 @@ SHOWN_HOST = "localhost:5000"
 (``scripts/demo``)."""
 NAMING_THE_HOST = re.compile(r"/auth/(verify-request|callback/email\?.*)$")
 """The pages that name the host."""
+ACCOUNT_PAGES = {
+    "account": "/auth/account",
+    "account-profile": "/auth/account/profile",
+    "account-connections": "/auth/account/connections",
+    "account-passkeys": "/auth/account/passkeys?notice=passkey-renamed",
+    "account-sessions": "/auth/account/sessions",
+    "account-activity": "/auth/account/activity",
+    "account-delete": "/auth/account/delete",
+    "account-reauthenticate": "/auth/account/reauthenticate?callbackUrl=/auth/account/delete",
+    "account-confirm-email": "/auth/account/email?"
+    + urlencode({"user": "1", "email": "demo.new@example.com", "token": "0" * 64}),
+    "account-deleted": "/auth/account/deleted",
+}
+"""The account center's pages in the file names (``docs/gallery.md`` uses exactly these),
+and where each is; the passkeys page with the notice of a renamed passkey. The profile
+page is shown after a refused picture address."""
+PHONE = (375, 812)
+"""The phone's viewport: the account overview is also shown at this width
+(``<pack>-account-phone-<scheme>.png``)."""
+LAPTOP_AGENT = (
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/131.0.0.0 Safari/537.36"
+)
+PHONE_AGENT = (
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
+    "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"
+)
+"""The browsers the account holder uses (the sessions page names them)."""
+PINNED_TIME = "2026-01-15 09:30 UTC"
+PIN_TIMES = r"""(pinned) => {
+  const time = /\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/g;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    node.nodeValue = node.nodeValue.replace(time, pinned);
+  }
+}"""
+"""Show every time a page prints (``2026-11-27 09:51 UTC``) as ``PINNED_TIME``."""
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 BYTES_PER_PIXEL = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
 """PNG colour type → bytes per pixel at a bit depth of 8."""
@@ -167,3 +225,128 @@ async def test_gallery_screenshots(
 
     for name in PAGES:
         check_png(gallery_file(pack, name, scheme), started - 1, (SIZE, heights[name]))
+
+
+# --- the account center -----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def account_demo() -> Iterator[str]:
+    """A demo of the account pictures' own, on a fresh database; its URL at ``localhost``
+    (passkeys need a host name)."""
+    with (
+        tempfile.TemporaryDirectory(prefix="authui-gallery-") as folder,
+        demo_site("quart", demo_env(Path(folder) / "demo.db")) as url,
+    ):
+        yield url.replace("127.0.0.1", "localhost")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def account_holder(browser: Browser, account_demo: str) -> dict[str, Any]:
+    """The demo user signed in on a phone, then on a laptop where they add a passkey and
+    name it "Work laptop"; the laptop's storage state (its session cookie)."""
+    escaped: list[str] = []
+    phone = await guarded_context(browser, account_demo, escaped, user_agent=PHONE_AGENT)
+    page = await phone.new_page()
+    await sign_in_demo(page, account_demo, "/profile")
+    await phone.close()
+
+    laptop = await guarded_context(browser, account_demo, escaped, user_agent=LAPTOP_AGENT)
+    page = await laptop.new_page()
+    cdp = await laptop.new_cdp_session(page)
+    await cdp.send("WebAuthn.enable", {"enableUI": False})
+    await cdp.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {
+            "options": {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+                "automaticPresenceSimulation": True,
+            }
+        },
+    )
+    await page.goto("/auth/signin?" + urlencode({"callbackUrl": "/auth/account/passkeys"}))
+    await fill_sign_in(page, "demo", "demo")
+    await page.wait_for_url(account_demo + "/auth/account/passkeys")
+    await page.wait_for_function("() => window.authui && window.authui.registerPasskey")
+    await page.get_by_role("button", name="Add a passkey").click()
+    await page.locator("#authui-passkeys").wait_for()
+    await page.get_by_label("Name").fill("Work laptop")
+    await page.get_by_role("button", name="Rename").click()
+    await page.get_by_role("button", name="Delete Work laptop").wait_for()
+    state: dict[str, Any] = dict(await laptop.storage_state())
+    await laptop.close()
+    assert not escaped, f"the browser tried to leave loopback: {escaped}"
+    return state
+
+
+async def account_page(
+    new_demo_context: NewContext,
+    account_demo: str,
+    account_holder: dict[str, Any],
+    scheme: str,
+    size: tuple[int, int],
+) -> Page:
+    """A page in the account holder's laptop session."""
+    width, height = size
+    return await demo_page(
+        new_demo_context,
+        storage_state=account_holder,
+        user_agent=LAPTOP_AGENT,
+        viewport={"width": width, "height": height},
+        device_scale_factor=1,
+        color_scheme=scheme,
+        reduced_motion="reduce",
+    )
+
+
+async def take_account_page(page: Page, target: Path, size: tuple[int, int]) -> int:
+    """The whole page, its times pinned, into ``target``; the picture's height."""
+    await page.evaluate(PIN_TIMES, PINNED_TIME)
+    height = max(size[1], await page.evaluate("document.documentElement.scrollHeight"))
+    await screenshot(page, target, full_page=True)
+    return int(height)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("pack", SHIPPED_PACKS)
+async def test_account_gallery_screenshots(
+    new_demo_context: NewContext,
+    account_demo: str,
+    account_holder: dict[str, Any],
+    pack: str,
+    scheme: str,
+) -> None:
+    started = time.time()
+    desktop = (SIZE, SIZE)
+    page = await account_page(new_demo_context, account_demo, account_holder, scheme, desktop)
+    query = urlencode({"theme": pack, "scheme": scheme, "next": "/"})
+    await page.goto(f"{account_demo}/theme?{query}")
+    heights: dict[str, int] = {}
+    for name, path in ACCOUNT_PAGES.items():
+        await page.goto(account_demo + path)
+        assert page.url == account_demo + path
+        if name == "account-profile":
+            await page.wait_for_function("() => window.htmx !== undefined")
+            await page.get_by_label("Picture (an https:// address)").fill("http://example.com/me")
+            await page.get_by_role("button", name="Save", exact=True).click()
+            await page.locator('#authui-profile-image[aria-invalid="true"]').wait_for()
+        if name == "account-sessions":
+            assert await page.locator("#authui-sessions > li").count() == 2
+        if name == "account-passkeys":
+            await page.get_by_role("button", name="Add a passkey").wait_for()
+        heights[name] = await take_account_page(page, gallery_file(pack, name, scheme), desktop)
+
+    phone = await account_page(new_demo_context, account_demo, account_holder, scheme, PHONE)
+    await phone.goto(f"{account_demo}/theme?{query}")
+    await phone.goto(account_demo + "/auth/account")
+    phone_height = await take_account_page(
+        phone, gallery_file(pack, "account-phone", scheme), PHONE
+    )
+
+    for name in ACCOUNT_PAGES:
+        check_png(gallery_file(pack, name, scheme), started - 1, (SIZE, heights[name]))
+    check_png(gallery_file(pack, "account-phone", scheme), started - 1, (PHONE[0], phone_height))

@@ -31,6 +31,7 @@ from authui.context import Context
 from authui.i18n import translate
 from authui.options import Options
 from authui.providers.webauthn import WebAuthnProvider
+from authui.urls import with_query
 
 
 def _offered(options: Options) -> bool:
@@ -72,7 +73,7 @@ async def view(ctx: Context, holder: Holder) -> dict[str, Any]:
         "providerId": provider.id,
         "optionsUrl": ctx.action_url("webauthn-options", provider.id),
         "callbackUrl": ctx.action_url("callback", provider.id),
-        "returnUrl": page_url(ctx, "passkeys"),
+        "returnUrl": with_query(page_url(ctx, "passkeys"), {"notice": "passkey-added"}),
         "fresh": recent(ctx, holder),
         "reauthenticateUrl": step_up_url(ctx, page_url(ctx, "passkeys")),
     }

@@ -23,6 +23,7 @@ from authui.actions.step_up import mark
 from authui.actions.views import provider_view
 from authui.context import Context
 from authui.providers.credentials import Credentials
+from authui.urls import with_query
 
 
 async def view(ctx: Context, holder: Holder) -> dict[str, Any]:
@@ -33,6 +34,8 @@ async def view(ctx: Context, holder: Holder) -> dict[str, Any]:
     has_passkeys = passkey is not None and bool(await user_passkeys(ctx, holder))
     email = email_provider(ctx)
     back = ctx.callback_url if ctx.callback_url != ctx.origin else page_url(ctx, "")
+    if back.startswith(page_url(ctx, "")):  # an account page says the sign-in worked
+        back = with_query(back, {"notice": "reauthenticated"})
     return {
         "returnTo": back,
         "oauth": [provider_view(ctx, providers[a.provider]) for a in accounts],
