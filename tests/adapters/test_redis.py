@@ -763,7 +763,10 @@ async def test_delete_user_removes_everything_of_theirs(
     await populate(doomed)
 
     assert await adapter.delete_user(doomed.id) == doomed
-    assert await keys_under(redis_client, adapter.prefix) == survivor_keys
+    # all but the session version, which ends the user's JWT sessions once bumped
+    kept = {adapter.session_version_key(doomed.id).removeprefix(adapter.prefix)}
+    assert await keys_under(redis_client, adapter.prefix) == survivor_keys | kept
+    assert await adapter.get_session_version(doomed.id) == 1
     assert await adapter.get_user(doomed.id) is None
     assert await adapter.list_authenticators_by_user_id(doomed.id) == []
     assert len(await adapter.list_authenticators_by_user_id(survivor.id)) == 2

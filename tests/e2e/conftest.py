@@ -315,15 +315,23 @@ class DemoSites:
 
     def __init__(self) -> None:
         self._stack = contextlib.ExitStack()
-        self._running: dict[str, str] = {}
+        self._running: dict[str, tuple[str, Path]] = {}
 
     def url(self, framework: str) -> str:
+        return self._site(framework)[0]
+
+    def database(self, framework: str) -> Path:
+        """The SQLite file of the demo on ``framework`` (started if it is not running)."""
+        return self._site(framework)[1]
+
+    def _site(self, framework: str) -> tuple[str, Path]:
         if framework not in self._running:
             folder = self._stack.enter_context(
                 tempfile.TemporaryDirectory(prefix=f"authui-demo-{framework}-")
             )
-            env = demo_env(Path(folder) / "demo.db")
-            self._running[framework] = self._stack.enter_context(demo_site(framework, env))
+            database = Path(folder) / "demo.db"
+            url = self._stack.enter_context(demo_site(framework, demo_env(database)))
+            self._running[framework] = (url, database)
         return self._running[framework]
 
     def close(self) -> None:
@@ -345,6 +353,12 @@ def demo_server(demo_sites: DemoSites) -> str:
     """The Quart demo's URL (a module may override this fixture to run on every framework,
     see ``test_demo_flows``)."""
     return demo_sites.url("quart")
+
+
+@pytest.fixture(scope="session")
+def demo_database(demo_sites: DemoSites) -> Path:
+    """The SQLite file of ``demo_server``'s demo, to read what the server stored."""
+    return demo_sites.database("quart")
 
 
 @pytest.fixture

@@ -17,7 +17,11 @@ from urllib.parse import urlencode
 import httpx
 from playwright.async_api import expect
 
+from authui.adapters.sqlalchemy import SQLAlchemyAdapter
+
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from playwright.async_api import CDPSession, Page, Route
 
 NO_AUTOFILL = """
@@ -77,6 +81,8 @@ class PasskeyBrowser:
     cdp: CDPSession
     authenticators: list[str] = field(default_factory=list)
     """The virtual authenticators added, oldest first."""
+    database: Path | None = None
+    """The demo's SQLite file, to read what the server stored (``stored_counters``)."""
 
     async def add_authenticator(
         self,
@@ -182,11 +188,17 @@ async def sign_out(page: Page) -> None:
     await page.wait_for_url("**/")
 
 
-async def passkey_uses(page: Page) -> list[int]:
-    """The use counts (the stored signature counters) the passkeys page lists, in order."""
-    await page.goto("/auth/passkeys")
-    texts = await page.locator(".authui-passkey-uses").all_inner_texts()
-    return [int(text.split()[1]) for text in texts]
+async def stored_counters(opened: PasskeyBrowser) -> list[int]:
+    """The signature counters the demo stored for the signed-in user's passkeys, oldest
+    first, read from its database (the pages show when a passkey was last used, not its
+    counter, which synced passkeys keep at 0)."""
+    database = opened.database
+    assert database is not None, "opened without the demo's database"
+    email = (await session(opened.page))["user"]["email"]
+    async with SQLAlchemyAdapter(f"sqlite+aiosqlite:///{database}") as adapter:
+        user = await adapter.get_user_by_email(email)
+        assert user is not None
+        return [p.counter for p in await adapter.list_authenticators_by_user_id(user.id)]
 
 
 async def skip_user_verification(page: Page, skip: bool) -> None:

@@ -42,7 +42,6 @@ from tests.e2e.passkey_support import (
     expect_used_page,
     finish_new_user,
     open_sign_in,
-    passkey_uses,
     press_passkey_button,
     profile_email,
     replay_answer,
@@ -50,14 +49,20 @@ from tests.e2e.passkey_support import (
     sign_out,
     sign_up_with_passkey,
     skip_user_verification,
+    stored_counters,
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from playwright.async_api import Browser, BrowserContext, Page, Request, Route
 
 OpenPasskeyBrowser = Callable[..., Awaitable[PasskeyBrowser]]
 
 VERIFICATION_ERROR = "/auth/error?error=WebAuthnVerificationError"
+PASSKEYS_PAGE = "/auth/account/passkeys"
+PASSKEY_ADDED = f"{PASSKEYS_PAGE}?notice=passkey-added"
+"""Where an added passkey comes back to: the account center's page, saying so."""
 CANCELLED = "The passkey request was cancelled or timed out. Try again."
 EXISTS = "This device already holds a passkey for this account."
 ADDRESS_NEEDED = "Enter your email address to sign up with a passkey."
@@ -67,7 +72,11 @@ ADDRESS = "Passkeys cannot be used at this address of the site."
 
 @pytest_asyncio.fixture(loop_scope="session")
 async def open_passkey_browser(
-    browser: Browser, demo_server: str, offsite_requests: list[str], demo_watch: DemoWatch
+    browser: Browser,
+    demo_server: str,
+    demo_database: Path,
+    offsite_requests: list[str],
+    demo_watch: DemoWatch,
 ) -> AsyncIterator[OpenPasskeyBrowser]:
     """Opens fresh pages on the demo at ``localhost`` (or ``at_ip_address``: 127.0.0.1),
     watched like ``new_demo_context``'s (CSP violations, uncaught errors, auth pages without
@@ -98,7 +107,7 @@ async def open_passkey_browser(
         page = await context.new_page()
         cdp = await context.new_cdp_session(page)
         await cdp.send("WebAuthn.enable", {"enableUI": False})
-        opened = PasskeyBrowser(page=page, base=url, cdp=cdp)
+        opened = PasskeyBrowser(page=page, base=url, cdp=cdp, database=demo_database)
         if authenticator:
             await opened.add_authenticator(verified=verified)
         return opened
@@ -170,7 +179,7 @@ async def test_a_new_user_registers_and_signs_in_again_with_the_button(
     assert seen.answers[-1]["action"] == "register"
     assert (await session(page))["user"]["email"] == email
     counts = [await opened.sign_count()]
-    assert await passkey_uses(page) == counts  # the stored counter is the authenticator's
+    assert await stored_counters(opened) == counts  # the stored counter is the authenticator's
 
     # Signed out, the button signs in again with the passkey (a browser without autofill,
     # which would otherwise sign in before the button is pressed): first without typing
@@ -187,7 +196,7 @@ async def test_a_new_user_registers_and_signs_in_again_with_the_button(
         assert seen.options[-1] == {"action": "authenticate", **({"email": typed} if typed else {})}
         assert seen.answers[-1]["action"] == "authenticate"
         counts.append(await opened.sign_count())
-        assert await passkey_uses(page) == counts[-1:]
+        assert await stored_counters(opened) == counts[-1:]
     assert counts[0] < counts[1] < counts[2]
 
 
@@ -198,7 +207,7 @@ async def test_autofill_signs_in_from_the_email_field(
     page = opened.page
     email = new_email("autofill")
     await register_new_user(opened, email)
-    [before] = await passkey_uses(page)
+    [before] = await stored_counters(opened)
     await sign_out(page)
 
     # Hold the autofill request's options until the email field has the focus, as a user
@@ -218,7 +227,7 @@ async def test_autofill_signs_in_from_the_email_field(
     assert await profile_email(page) == email
     assert seen.options == [{"action": "authenticate"}]
     assert [answer["action"] for answer in seen.answers] == ["authenticate"]
-    assert await passkey_uses(page) == [await opened.sign_count()]
+    assert await stored_counters(opened) == [await opened.sign_count()]
     assert await opened.sign_count() > before
 
 
@@ -229,7 +238,7 @@ async def test_a_signed_in_user_adds_passkeys(open_passkey_browser: OpenPasskeyB
     await register_new_user(opened, email)
 
     # This device holds a passkey for the account already: the browser refuses another.
-    await page.goto("/auth/passkeys")
+    await page.goto(PASSKEYS_PAGE)
     await page.get_by_role("button", name="Add a passkey").click()
     await expect(page.get_by_role("alert")).to_have_text(EXISTS)
     await expect(page.locator(".authui-passkey")).to_have_count(1)
@@ -239,7 +248,7 @@ async def test_a_signed_in_user_adds_passkeys(open_passkey_browser: OpenPasskeyB
     devices = [await opened.remove_authenticator(opened.authenticators[0])]
     await opened.add_authenticator(transport="usb")
     await page.get_by_role("button", name="Add a passkey").click()
-    await page.wait_for_url(f"{opened.base}/auth/passkeys")
+    await page.wait_for_url(f"{opened.base}{PASSKEY_ADDED}")
     await expect(page.locator(".authui-passkey")).to_have_count(2)
 
     # A third one from the page's own script: authui.registerPasskey().
@@ -266,7 +275,7 @@ async def test_a_signed_in_user_adds_passkeys(open_passkey_browser: OpenPasskeyB
         assert await profile_email(page) == email
         counts.append(await opened.sign_count(device))
         await opened.remove_authenticator(device)
-    assert await passkey_uses(page) == counts
+    assert await stored_counters(opened) == counts
 
 
 # --- user verification, replays -------------------------------------------------------------------
@@ -311,7 +320,7 @@ async def test_the_server_refuses_answers_without_user_verification(
     verifying = await opened.add_authenticator()
     email = new_email("later-nouv")
     await register_new_user(opened, email)
-    [uses] = await passkey_uses(page)
+    [uses] = await stored_counters(opened)
     await sign_out(page)
     moved = await opened.remove_authenticator(verifying)
     no_verification = await opened.add_authenticator(can_verify=False, credentials=moved)
@@ -329,7 +338,7 @@ async def test_the_server_refuses_answers_without_user_verification(
     await open_sign_in(page)
     await press_passkey_button(page, email)
     await page.wait_for_url(f"{opened.base}/profile")
-    assert await passkey_uses(page) == [uses + 2]
+    assert await stored_counters(opened) == [uses + 2]
 
 
 async def test_a_replayed_sign_in_is_refused(open_passkey_browser: OpenPasskeyBrowser) -> None:
@@ -347,7 +356,7 @@ async def test_a_replayed_sign_in_is_refused(open_passkey_browser: OpenPasskeyBr
     await open_sign_in(page)
     await press_passkey_button(page, email)
     await page.wait_for_url(f"{opened.base}/profile")
-    uses = await passkey_uses(page)
+    uses = await stored_counters(opened)
     [(body, cookie)] = captured
     assert "authjs.challenge" in cookie
 
@@ -364,7 +373,7 @@ async def test_a_replayed_sign_in_is_refused(open_passkey_browser: OpenPasskeyBr
     assert replay.status_code == 200
     assert replay.json()["url"] == opened.base + VERIFICATION_ERROR
     assert "session-token" not in replay.headers.get("set-cookie", "")
-    assert await passkey_uses(page) == uses  # neither replay touched the counter
+    assert await stored_counters(opened) == uses  # neither replay touched the counter
     await expect_used_page(page, replay.json()["url"])
 
 
@@ -380,9 +389,9 @@ async def test_a_replayed_passkey_addition_is_refused(
     await opened.remove_authenticator(opened.authenticators[0])
     await opened.add_authenticator(transport="usb")  # a second device
     captured = await capture_answers(page)
-    await page.goto("/auth/passkeys")
+    await page.goto(PASSKEYS_PAGE)
     await page.get_by_role("button", name="Add a passkey").click()
-    await page.wait_for_url(f"{opened.base}/auth/passkeys")
+    await page.wait_for_url(f"{opened.base}{PASSKEY_ADDED}")
     await expect(page.locator(".authui-passkey")).to_have_count(2)
     [(body, cookie)] = captured
     assert parse_qs(body)["action"] == ["register"]
@@ -390,7 +399,7 @@ async def test_a_replayed_passkey_addition_is_refused(
     replay = await replay_answer(opened.base, body, cookie)
     assert replay.status_code == 200
     assert replay.json()["url"] == opened.base + VERIFICATION_ERROR
-    await page.goto("/auth/passkeys")
+    await page.goto(PASSKEYS_PAGE)
     await expect(page.locator(".authui-passkey")).to_have_count(2)
     await expect_used_page(page, replay.json()["url"])
 
