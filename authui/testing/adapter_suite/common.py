@@ -232,14 +232,20 @@ USER_AGENT = (
 
 
 def new_session_details(session: AdapterSession, **fields: Any) -> SessionDetails:
-    """Details of ``session`` as the account center keeps them."""
+    """Details of ``session`` as the account center keeps them: the same for the same
+    session whenever they are made (their dates count back from its ``expires``), so that a
+    test can make them again to compare."""
+
+    def before_expiry(days: int, microsecond: int) -> datetime:
+        return (session.expires - timedelta(days=days)).replace(microsecond=microsecond)
+
     values: dict[str, Any] = {
         "session_token": session.session_token,
         "user_id": session.user_id,
         "expires": session.expires,
-        "created": date_in(days=-2, microsecond=111_111),
-        "last_seen": date_in(days=-1, microsecond=222_222),
-        "auth_time": date_in(days=-2, microsecond=333_333),
+        "created": before_expiry(32, 111_111),
+        "last_seen": before_expiry(31, 222_222),
+        "auth_time": before_expiry(32, 333_333),
         "amr": ("fed", "hwk"),
         "user_agent": USER_AGENT,
         "client": "2001:db8:85a3::8a2e:370:7334",
