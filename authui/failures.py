@@ -9,6 +9,7 @@ the spot in the form the client reads: JSON, the htmx form, or the page.
 from __future__ import annotations
 
 from authui import htmx
+from authui.actions.account.outcome import Outcome, wants_json
 from authui.actions.audit import describe_refusal
 from authui.actions.callback import inline_error
 from authui.actions.pages import signin_answer, signin_page
@@ -105,7 +106,8 @@ def _answer_now(ctx: Context, error: AuthError, url: str, *, custom: bool) -> In
     """An error with a status of its own (400, 429, 503), answered on the spot rather than
     by a redirect that would lose the status: ``{"url"}`` for API clients, ``null`` from
     the session endpoint (a JSON one: next-auth's ``getSession`` reads any answer that is
-    not OK as no session), ``{"error", "url"}`` from the passkey options, the form for
+    not OK as no session), ``{"error", "url"}`` from the passkey options, the account
+    center's ``{failed, fieldErrors, formErrors}`` to its API clients, the form for
     htmx (else ``HX-Redirect`` to the page), else the built-in page; the app's own page is
     reached by a redirect. ``Retry-After`` goes with every form of it."""
     assert error.status is not None
@@ -116,6 +118,9 @@ def _answer_now(ctx: Context, error: AuthError, url: str, *, custom: bool) -> In
         answer = InternalResponse.json(status, None, NO_CACHE)
     elif ctx.action == "webauthn-options":  # fetched by webauthn.js, which shows "error"
         answer = InternalResponse.json(status, {"error": error_message(error), "url": url})
+    elif ctx.action == "account" and wants_json(ctx):  # the account center's JSON shape
+        refusal = Outcome(failed=True, form_errors=[error_message(error)])
+        answer = InternalResponse.json(status, refusal.json())
     elif swapped := htmx.failure(ctx.request, lambda: inline_error(ctx, error), url, status):
         answer = swapped
     elif custom:

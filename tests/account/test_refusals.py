@@ -12,9 +12,10 @@ import logging
 
 import pytest
 
-from authui import AccountOptions
+from authui import AccountOptions, SessionOptions
 from authui.actions.account import POSTS_PER_WINDOW
 from authui.adapters.memory import MemoryAdapter
+from authui.adapters.sqlalchemy import SQLAlchemyAdapter
 from authui.testing import AuthClient
 from authui.urls import with_query
 from tests.account.support import (
@@ -561,3 +562,31 @@ async def test_each_user_sees_only_their_own() -> None:
     assert [a["providerAccountId"] for a in ada_sees["accounts"]] == ["ada-at-acme"]
     assert bob_sees["accounts"] == []
     assert bob_sees["user"]["email"] == "bob@example.com"
+
+
+# An outage ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("accept", ["browser", "api"])
+async def test_a_database_that_cannot_be_reached_is_a_503_in_the_callers_form(
+    accept: str,
+) -> None:
+    """The store is down (a PostgreSQL URL on a port where nothing listens): the page says
+    so with 503 and Retry-After for a browser, and an API client gets the account center's
+    JSON shape, not a page."""
+    adapter = SQLAlchemyAdapter("postgresql+asyncpg://authui@127.0.0.1:1/gone")
+    client = AuthClient(make_config(adapter=adapter, session=SessionOptions(strategy="database")))
+    client.cookies["authjs.session-token"] = "a-session-token"
+    answer = await client.get("account/sessions", headers=PAGE if accept == "browser" else JSON)
+    await adapter.close()
+    assert answer.status == 503
+    assert answer.header("retry-after")
+    if accept == "browser":
+        assert "Temporarily unavailable" in answer.text
+    else:
+        body = answer.data()
+        assert body["failed"] is True
+        assert body["formErrors"] == [
+            "The service is temporarily unavailable. Nothing was changed: wait a moment, "
+            "then try again."
+        ]
