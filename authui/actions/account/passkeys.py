@@ -30,12 +30,11 @@ from authui.adapters.base import AdapterAuthenticator
 from authui.context import Context
 from authui.i18n import translate
 from authui.options import Options
-from authui.providers.webauthn import WebAuthnProvider
 from authui.urls import with_query
 
 
 def _offered(options: Options) -> bool:
-    return any(isinstance(p, WebAuthnProvider) for p in options.providers.values())
+    return passkey_provider(options) is not None
 
 
 async def _details(holder: Holder) -> dict[str, PasskeyDetails]:
@@ -59,7 +58,7 @@ def _row(passkey: AdapterAuthenticator, details: PasskeyDetails | None) -> dict[
 
 
 async def view(ctx: Context, holder: Holder) -> dict[str, Any]:
-    provider = passkey_provider(ctx)
+    provider = passkey_provider(ctx.options)
     assert provider is not None
     passkeys = await user_passkeys(ctx, holder)
     details = await _details(holder)
@@ -118,7 +117,7 @@ async def _delete(ctx: Context, holder: Holder, passkey: AdapterAuthenticator) -
         )
     details = (await _details(holder)).get(passkey.credential_id)
     await holder.adapter.call("delete_authenticator", NEEDED_FOR, passkey.credential_id)
-    provider = passkey_provider(ctx)
+    provider = passkey_provider(ctx.options)
     if provider is not None and holder.can("unlink_account"):
         await holder.adapter.call(
             "unlink_account", NEEDED_FOR, provider.id, passkey.provider_account_id

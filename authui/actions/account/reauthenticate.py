@@ -30,9 +30,9 @@ async def view(ctx: Context, holder: Holder) -> dict[str, Any]:
     ctx.set_cookies.append(mark(ctx, holder.user.id))
     providers = ctx.options.providers
     accounts = await linked_accounts(ctx, holder)
-    passkey = passkey_provider(ctx)
+    passkey = passkey_provider(ctx.options)
     has_passkeys = passkey is not None and bool(await user_passkeys(ctx, holder))
-    email = email_provider(ctx)
+    email = email_provider(ctx.options)
     back = ctx.callback_url if ctx.callback_url != ctx.origin else page_url(ctx, "")
     if back.startswith(page_url(ctx, "")):  # an account page says the sign-in worked
         back = with_query(back, {"notice": "reauthenticated"})

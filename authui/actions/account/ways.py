@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from authui.actions.account.gate import NEEDED_FOR, Holder
 from authui.adapters.base import AdapterAccount, AdapterAuthenticator
 from authui.context import Context
+from authui.options import Options
 from authui.providers.email import EmailProvider
 from authui.providers.oauth import OAuthProvider
 from authui.providers.webauthn import WebAuthnProvider
@@ -31,16 +32,14 @@ class WaysIn:
         return len(self.accounts) + len(self.passkeys) + int(self.email)
 
 
-def passkey_provider(ctx: Context) -> WebAuthnProvider | None:
+def passkey_provider(options: Options) -> WebAuthnProvider | None:
     """The configuration's passkey provider (the first), if any."""
-    return next(
-        (p for p in ctx.options.providers.values() if isinstance(p, WebAuthnProvider)), None
-    )
+    return next((p for p in options.providers.values() if isinstance(p, WebAuthnProvider)), None)
 
 
-def email_provider(ctx: Context) -> EmailProvider | None:
+def email_provider(options: Options) -> EmailProvider | None:
     """The configuration's email provider (the first), if any."""
-    return next((p for p in ctx.options.providers.values() if isinstance(p, EmailProvider)), None)
+    return next((p for p in options.providers.values() if isinstance(p, EmailProvider)), None)
 
 
 async def linked_accounts(ctx: Context, holder: Holder) -> list[AdapterAccount]:
@@ -56,7 +55,7 @@ async def linked_accounts(ctx: Context, holder: Holder) -> list[AdapterAccount]:
 
 async def user_passkeys(ctx: Context, holder: Holder) -> list[AdapterAuthenticator]:
     """The user's passkeys (none without a passkey provider)."""
-    if passkey_provider(ctx) is None:
+    if passkey_provider(ctx.options) is None:
         return []
     found: list[AdapterAuthenticator] = await holder.adapter.call(
         "list_authenticators_by_user_id", NEEDED_FOR, holder.user.id
@@ -66,5 +65,5 @@ async def user_passkeys(ctx: Context, holder: Holder) -> list[AdapterAuthenticat
 
 async def ways_in(ctx: Context, holder: Holder) -> WaysIn:
     """Every way the user can sign in (see the module's docstring)."""
-    email = bool(holder.user.email) and email_provider(ctx) is not None
+    email = bool(holder.user.email) and email_provider(ctx.options) is not None
     return WaysIn(await linked_accounts(ctx, holder), await user_passkeys(ctx, holder), email)
