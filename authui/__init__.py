@@ -14,6 +14,7 @@ from authui.config import Callbacks as Callbacks
 from authui.config import Events as Events
 from authui.config import Experimental as Experimental
 from authui.config import JWTOptions as JWTOptions
+from authui.config import MfaOptions as MfaOptions
 from authui.config import Pages as Pages
 from authui.config import SessionOptions as SessionOptions
 from authui.config import Theme as Theme
@@ -29,12 +30,15 @@ from authui.http import InternalResponse as InternalResponse
 from authui.http import Request as Request
 from authui.http import Response as Response
 from authui.options import validate_config as validate_config
+from authui.passwords.hashing import Argon2 as Argon2
+from authui.passwords.rules import PasswordRules as PasswordRules
 from authui.providers.credentials import Credentials as Credentials
 from authui.providers.email import EmailProvider as EmailProvider
 from authui.providers.oauth import OIDC as OIDC
 from authui.providers.oauth import Endpoint as Endpoint
 from authui.providers.oauth import OAuth2 as OAuth2
 from authui.providers.oauth import OAuthProvider as OAuthProvider
+from authui.providers.password import Password as Password
 from authui.throttle import Limit as Limit
 from authui.throttle import Throttle as Throttle
 from authui.urls import create_action_url as create_action_url
@@ -45,6 +49,7 @@ __version__ = "0.1.0"
 __all__ = [
     "OIDC",
     "AccountOptions",
+    "Argon2",
     "Auth",
     "AuthConfig",
     "AuthError",
@@ -60,9 +65,12 @@ __all__ = [
     "InternalResponse",
     "JWTOptions",
     "Limit",
+    "MfaOptions",
     "OAuth2",
     "OAuthProvider",
     "Pages",
+    "Password",
+    "PasswordRules",
     "Request",
     "Response",
     "SessionOptions",

@@ -22,6 +22,7 @@ from authui.errors import (
     MissingWebAuthnAutocomplete,
     UntrustedHost,
 )
+from authui.factor_checks import PASSWORD_METHODS, mfa_errors, password_errors
 from authui.hosts import host_rules
 from authui.http import Request
 from authui.logger import WarningCode
@@ -30,6 +31,7 @@ from authui.oauth.client_auth import private_key
 from authui.providers.credentials import Credentials
 from authui.providers.email import EmailProvider
 from authui.providers.oauth import OAuthProvider
+from authui.providers.password import Password
 from authui.providers.webauthn import WebAuthnProvider
 from authui.urls import is_valid_callback_url
 
@@ -154,6 +156,8 @@ def static_check(config: AuthConfig) -> ConfigCheck:
     errors.extend(_provider_errors(config))
     errors.extend(_adapter_errors(config))
     errors.extend(_account_errors(config))
+    errors.extend(password_errors(config))
+    errors.extend(mfa_errors(config))
     if any(s and len(s) < MIN_SECRET_LENGTH for s in secrets):
         warnings.append("weak-secret")
     if config.debug:
@@ -194,7 +198,7 @@ def _provider_errors(config: AuthConfig) -> list[AuthError]:
     errors.extend(
         MissingAuthorize(f"Credentials provider {p.id!r} has no `authorize` function")
         for p in credentials
-        if p.authorize is None
+        if p.authorize is None and not isinstance(p, Password)
     )
     return errors
 
@@ -391,6 +395,8 @@ def _adapter_errors(config: AuthConfig) -> list[AuthError]:
         needs["OAuth sign-in with an adapter"] = (*OAUTH_USER_METHODS, current)
     if any(isinstance(p, EmailProvider) for p in config.providers):
         needs["Email sign-in"] = EMAIL_METHODS
+    if any(isinstance(p, Password) for p in config.providers):
+        needs["Password accounts"] = PASSWORD_METHODS
     if any(isinstance(p, WebAuthnProvider) for p in config.providers):
         needs["Passkeys"] = WEBAUTHN_METHODS
     errors: list[AuthError] = []

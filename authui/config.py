@@ -18,7 +18,7 @@ from jinja2 import Environment
 from authui.cookies import CookieOverride
 from authui.logger import Logger
 from authui.providers.base import Provider
-from authui.throttle import Throttle
+from authui.throttle import Limit, Throttle
 
 Maybe = Awaitable[Any] | Any
 Callback = Callable[..., Any]
@@ -227,6 +227,46 @@ class AccountOptions:
     known_browser_days: int = 400
 
 
+MfaPolicy = Callable[..., Awaitable[bool | None] | bool | None]
+"""``policy(user, provider, account, enrolled)`` → ``True``: this sign-in needs a second
+factor (a user without one is sent to set one up once signed in); ``False``: it does not;
+``None``: the default rule (``MfaOptions``). ``user`` is the user mapping, ``provider`` the
+first factor's provider id, ``account`` the sign-in's account mapping, ``enrolled``
+whether the user has a second factor."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MfaOptions:
+    """Multi-factor authentication (``docs/how-to/mfa.md``): second factors a user sets up
+    in the account center, asked for after the first sign-in step, before the session.
+
+    By default a user with a second factor is asked for it after every sign-in but a
+    passkey's (a passkey that verified its user is two factors already), unless they chose
+    to trust the browser. ``policy`` decides otherwise per user or per provider.
+
+    Attributes:
+        enabled: Offer second factors (the account center's two-factor page and the
+            challenge). Off, nobody is asked, even users who set one up.
+        issuer: The name authenticator apps show beside the account; the site's host
+            by default.
+        trust_days: Days a browser the user chose to trust skips the challenge
+            (``authui.trusted-browser``, revocable in the account center); ``0`` removes
+            the choice.
+        passkeys: Passkeys may be the second factor (the WebAuthn provider must be
+            configured).
+        policy: See ``MfaPolicy``.
+        attempts: Codes a user may try (TOTP or recovery, right or wrong) per window,
+            counted by the shared counters across every browser.
+    """
+
+    enabled: bool = True
+    issuer: str | None = None
+    trust_days: int = 30
+    passkeys: bool = True
+    policy: MfaPolicy | None = None
+    attempts: Limit = field(default_factory=lambda: Limit(5, 300))
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Experimental:
     """Experimental features; each logs a warning when on."""
@@ -271,7 +311,8 @@ class AuthConfig:
         cookies: Overrides of cookie names and attributes, keyed by ``session_token``,
             ``callback_url``, ``csrf_token``, ``pkce_code_verifier``, ``state``, ``nonce``,
             ``webauthn_challenge``, ``last_used``, ``federated``, ``logout_state``,
-            ``refresh_error``, ``step_up`` or ``known_browser``.
+            ``refresh_error``, ``step_up``, ``known_browser``, ``mfa_pending``,
+            ``mfa_enrolment`` or ``trusted_browser``.
         redirect_proxy_url: Base URL of a redirect proxy for OAuth callbacks
             (``AUTH_REDIRECT_PROXY_URL``).
         debug: Log debug messages (they include user data; not for production).
@@ -290,6 +331,7 @@ class AuthConfig:
         throttle: Limits on sign-in attempts per account and per client (see
             ``authui.throttle.Throttle``); ``None`` turns them off.
         account: The account center's pages and what they offer.
+        mfa: Second factors (TOTP, recovery codes, passkeys) after the first sign-in.
     """
 
     providers: Sequence[Provider] = ()
@@ -318,6 +360,7 @@ class AuthConfig:
     max_body_size: int = 64 * 1024
     throttle: Throttle | None = field(default_factory=Throttle)
     account: AccountOptions = field(default_factory=AccountOptions)
+    mfa: MfaOptions = field(default_factory=MfaOptions)
     resolved: Any = field(default=None, init=False, repr=False, compare=False)
     """What this configuration resolves to (``authui.options.resolve``), made at its first
     use and kept on the object: one configuration, one resolution (one renderer, one

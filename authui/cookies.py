@@ -42,6 +42,9 @@ CookieKey = Literal[
     "refresh_error",
     "step_up",
     "known_browser",
+    "mfa_pending",
+    "mfa_enrolment",
+    "trusted_browser",
 ]
 
 
@@ -158,6 +161,9 @@ class CookieTable:
     refresh_error: CookieOption
     step_up: CookieOption
     known_browser: CookieOption
+    mfa_pending: CookieOption
+    mfa_enrolment: CookieOption
+    trusted_browser: CookieOption
 
     def get(self, key: CookieKey) -> CookieOption:
         option: CookieOption = getattr(self, key)
@@ -178,6 +184,9 @@ _BASE_NAMES: dict[CookieKey, str] = {
     "refresh_error": "authui.refresh-error",
     "step_up": "authui.step-up",
     "known_browser": "authui.known-browser",
+    "mfa_pending": "authui.mfa-pending",
+    "mfa_enrolment": "authui.mfa-enrolment",
+    "trusted_browser": "authui.trusted-browser",
 }
 """Auth.js's names, and authui's own: ``authui.last-used`` (the provider this browser last
 signed in with, which the sign-in page marks), ``authui.federated`` (sealed: what signing
@@ -187,7 +196,11 @@ provider) and ``authui.refresh-error`` (the provider whose tokens could not be r
 the session then says ``error: "RefreshTokenError"``), ``authui.step-up`` (sealed: the user
 a step-up sign-in must be, while the account center asks for one) and
 ``authui.known-browser`` (sealed: the users who signed in with this browser, for the notice
-of a sign-in from a new browser). Auth.js has none of them."""
+of a sign-in from a new browser), ``authui.mfa-pending`` (sealed, possibly in chunks: a
+sign-in waiting for its second factor), ``authui.mfa-enrolment`` (sealed: the secret of an
+authenticator app being set up, until a code confirms it) and ``authui.trusted-browser``
+(sealed: the users who chose not to be asked for a second factor in this browser). Auth.js
+has none of them."""
 
 _DEFAULT_MAX_AGE: dict[CookieKey, int] = {
     "pkce_code_verifier": CHECK_MAX_AGE,
@@ -197,6 +210,8 @@ _DEFAULT_MAX_AGE: dict[CookieKey, int] = {
     "logout_state": CHECK_MAX_AGE,
     "refresh_error": LAST_USED_MAX_AGE,
     "step_up": CHECK_MAX_AGE,
+    "mfa_pending": CHECK_MAX_AGE,
+    "mfa_enrolment": CHECK_MAX_AGE,
 }
 """Lifetimes set by the table; ``federated`` gets the session's ``max_age`` when it is set
 (unless overridden here)."""

@@ -46,6 +46,8 @@ from authui.options import Options, resolve
 from authui.pages.assets import CACHE_FOREVER, STATIC_PREFIX
 from authui.proxies import public_url
 from authui.sessions import strategy_for
+from authui.sessions.current import session_facts
+from authui.sessions.facts import UNKNOWN, SignInFacts
 from authui.urls import (
     ACTIONS_WITH_PROVIDER,
     is_auth_action,
@@ -141,6 +143,20 @@ async def access_token_of(
     if ctx is None:
         return None, []
     return await access_token(ctx, provider_id)
+
+
+async def facts_of(request: Request, config: AuthConfig) -> SignInFacts:
+    """When and how the user of ``request``'s session signed in (``auth_time``, ``amr``),
+    for integrations checking a view's needs (``@auth.required(mfa=True)``); ``UNKNOWN``
+    without a session. An outage of the database reads as unknown (logged)."""
+    ctx = _app_context(request, resolve(config))
+    if ctx is None:
+        return UNKNOWN
+    try:
+        return await session_facts(ctx)
+    except ServiceUnavailable as outage:
+        ctx.options.logger.error(outage)
+        return UNKNOWN
 
 
 def _app_context(request: Request, options: Options) -> Context | None:

@@ -136,6 +136,14 @@ class CredentialsSignin(CodedSignInError):
     code: str = "credentials"
 
 
+class EmailNotVerified(CredentialsSignin):
+    """A password sign-in with the right password for an address not confirmed yet: a new
+    confirmation link is sent, and the page says to follow it. Only someone who knows the
+    password learns that the account exists."""
+
+    code = "email_not_verified"
+
+
 class InvalidEndpoints(AuthError):
     """An OAuth provider has neither an issuer nor all of its endpoint URLs."""
 

@@ -30,7 +30,17 @@ from authui.urls import origin_of, with_query
 
 RETURN_REDIRECT = "x-auth-return-redirect"
 PAGE_ACTIONS = frozenset(
-    {"signin", "signout", "error", "verify-request", "new-user", "passkeys", "account"}
+    {
+        "signin",
+        "signout",
+        "error",
+        "verify-request",
+        "new-user",
+        "passkeys",
+        "account",
+        "password",
+        "mfa",
+    }
 )
 INVALID_HOST_MESSAGE = "This site does not answer for the host this request was sent to."
 INVALID_CALLBACK_URL_MESSAGE = "The callbackUrl must be a path or an absolute http(s) URL."

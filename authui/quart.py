@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar, overload
 
 from markupsafe import Markup
 from quart import Blueprint, Quart, Response, current_app, g, request
@@ -158,29 +158,63 @@ class _Auth:
         _keep_cookies(cookies)  # a JWT session keeping the tokens, re-issued after a refresh
         return token
 
-    def required(self, view: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R | Response]]:
-        """Let only signed-in (and ``authorized``) users through.
+    @overload
+    def required(
+        self, view: Callable[P, Awaitable[R]], *, mfa: bool = False
+    ) -> Callable[P, Awaitable[R | Response]]: ...
+    @overload
+    def required(
+        self, view: None = None, *, mfa: bool = False
+    ) -> Callable[[Callable[P, Awaitable[R]]], Callable[P, Awaitable[R | Response]]]: ...
+    def required(self, view: Callable[P, Awaitable[R]] | None = None, *, mfa: bool = False) -> Any:
+        """Let only signed-in (and ``authorized``) users through: ``@auth.required``, or
+        ``@auth.required(mfa=True)`` for views that also need a sign-in with two-step
+        verification (the session's ``amr``: a second factor, a browser trusted after
+        one, or a passkey).
 
         HTML requests are sent to the sign-in page with a ``callbackUrl`` back to this
-        page; JSON requests get ``401``. With ``callbacks.authorized`` set, its answer
-        decides: true lets the request through, false refuses, a response is returned.
+        page (without two-step verification: to the account center's two-factor page);
+        JSON requests get ``401`` (``403``). With ``callbacks.authorized`` set, its answer
+        decides who is signed in enough: true lets the request through, false refuses, a
+        response is returned.
         """
 
-        @functools.wraps(view)
-        async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R | Response:
-            session = await self()
-            config = (await _caller()).config
-            check = config.callbacks.authorized
-            verdict: Any = bool(session and session.get("user"))
-            if check is not None:
-                verdict = await invoke(check, auth=session, request=request)
-            if isinstance(verdict, Response):
-                return verdict
-            if not verdict:
-                return _refuse(config)
-            return await view(*args, **kwargs)
+        def protect(view: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R | Response]]:
+            @functools.wraps(view)
+            async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R | Response:
+                session = await self()
+                caller = await _caller()
+                config = caller.config
+                check = config.callbacks.authorized
+                verdict: Any = bool(session and session.get("user"))
+                if check is not None:
+                    verdict = await invoke(check, auth=session, request=request)
+                if isinstance(verdict, Response):
+                    return verdict
+                if not verdict:
+                    return _refuse(config)
+                if mfa and not (await caller.facts()).multi_factor:
+                    return _refuse_without_mfa()
+                return await view(*args, **kwargs)
 
-        return wrapper
+            return wrapper
+
+        return protect if view is None else protect(view)
+
+
+def _here() -> str:
+    return request.full_path.rstrip("?") if request.query_string else request.path
+
+
+def _refuse_without_mfa() -> Response:
+    if not wants_page(request.headers.get("Accept"), request.content_type):
+        return Response(
+            json.dumps({"message": guard.mfa_message()}),
+            status=403,
+            content_type="application/json",
+        )
+    location = guard.mfa_location(_integration().base_path, _here())
+    return Response("", status=302, headers={"Location": location})
 
 
 def _refuse(config: AuthConfig) -> Response:
@@ -191,8 +225,7 @@ def _refuse(config: AuthConfig) -> Response:
             content_type="application/json",
             headers=dict([guard.CHALLENGE]),
         )
-    target = request.full_path.rstrip("?") if request.query_string else request.path
-    location = guard.sign_in_location(config, _integration().base_path, target)
+    location = guard.sign_in_location(config, _integration().base_path, _here())
     return Response("", status=302, headers={"Location": location})
 
 

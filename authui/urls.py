@@ -17,8 +17,10 @@ AuthAction = Literal[
     "callback",
     "csrf",
     "error",
+    "mfa",
     "new-user",
     "passkeys",
+    "password",
     "providers",
     "session",
     "signin",
@@ -28,11 +30,22 @@ AuthAction = Literal[
 ]
 AUTH_ACTIONS: frozenset[str] = frozenset(get_args(AuthAction))
 ACTIONS_WITH_PROVIDER = frozenset(
-    {"signin", "callback", "webauthn-options", "signout", "backchannel-logout", "account"}
+    {
+        "signin",
+        "callback",
+        "webauthn-options",
+        "signout",
+        "backchannel-logout",
+        "account",
+        "password",
+        "mfa",
+    }
 )
 """Actions whose path may name a provider (``/signout/<id>``: the return from a federated
 sign-out; ``/backchannel-logout/<id>``: a provider's logout notice), or, for ``account``, a
-page of the account center (``/account/sessions``; read as ``Context.provider_id``)."""
+page of the account center (``/account/sessions``), of the password pages
+(``/password/forgot``) or of the second step (``/mfa/passkey-options``), read as
+``Context.provider_id``."""
 
 
 def is_auth_action(action: str) -> TypeGuard[AuthAction]:

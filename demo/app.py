@@ -43,6 +43,12 @@ async def protected() -> str:
     return await render_template("protected.html")
 
 
+@app.get("/secure")
+@auth.required(mfa=True)
+async def secure() -> str:
+    return await render_template("secure.html")
+
+
 @app.get("/profile")
 @auth.required
 async def profile() -> str:

@@ -18,6 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from authui.fastapi import (
     AuthApp,
     AuthMiddleware,
+    RequireMfaSession,
     RequireSession,
     Session,
     get_access_token,
@@ -34,6 +35,11 @@ app.mount("/static", StaticFiles(directory=settings.STATIC), name="static")
 @app.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> Response:
     return templates.TemplateResponse(request, "home.html")
+
+
+@app.get("/secure", response_class=HTMLResponse)
+async def secure(request: Request, session: RequireMfaSession) -> Response:
+    return templates.TemplateResponse(request, "secure.html")
 
 
 @app.get("/protected", response_class=HTMLResponse)

@@ -16,6 +16,11 @@ Passkeys (provider ``passkey``): open the demo at ``http://localhost:<port>``, n
 address, which cannot own passkeys; the account center's passkeys page
 (``/auth/account/passkeys``, linked from the profile page) adds more passkeys to the account.
 
+Password accounts (provider ``password``): "Create an account" on the sign-in page signs
+up with an email address and a password, confirmed by an emailed link; "Forgot your
+password?" sends a reset link. Two-step verification (an authenticator app, recovery codes,
+passkeys) is set up in the account center; ``/secure`` needs it.
+
 Magic links (provider ``email``): with ``AUTH_EMAIL_SERVER`` set to an ``smtp://`` or
 ``smtps://`` URL they are sent through that server (from ``AUTH_EMAIL_FROM``); otherwise they
 are printed on the console and listed at ``/dev/mailbox``, a development-only page.
@@ -43,6 +48,7 @@ from authui import (
     Credentials,
     CredentialsSignin,
     Experimental,
+    Password,
     SessionOptions,
     Theme,
 )
@@ -128,6 +134,9 @@ def email_provider() -> EmailProvider:
 
 
 EMAIL = email_provider()
+PASSWORD = Password(name="Email and password")
+"""Password accounts: sign up at ``/auth/password/signup`` (the confirmation link arrives
+like a magic link); two-step verification is set up at ``/auth/account/two-factor``."""
 
 
 async def provider_userinfo(access_token: str) -> dict[str, Any]:
@@ -169,7 +178,7 @@ def session_with_user_id(
 
 CONFIGS = {
     (pack, scheme): AuthConfig(
-        providers=[PROVIDER, EMAIL, Passkey(), *OAUTH_PROVIDERS],
+        providers=[PROVIDER, PASSWORD, EMAIL, Passkey(), *OAUTH_PROVIDERS],
         experimental=Experimental(enable_webauthn=True),
         adapter=ADAPTER,
         secret=development_secret(),

@@ -20,7 +20,13 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from authui.starlette import AuthApp, AuthMiddleware, get_access_token, setup_templates
+from authui.starlette import (
+    AuthApp,
+    AuthMiddleware,
+    get_access_token,
+    get_sign_in_facts,
+    setup_templates,
+)
 from demo import settings
 
 
@@ -39,6 +45,14 @@ async def home(request: Request) -> Response:
 
 async def protected(request: Request) -> Response:
     return templates.TemplateResponse(request, "protected.html")
+
+
+async def secure(request: Request) -> Response:
+    """Only for a sign-in with two-step verification; otherwise its set-up (or a sign-in
+    with it), coming back here."""
+    if not (await get_sign_in_facts(request)).multi_factor:
+        return RedirectResponse("/auth/account/two-factor?callbackUrl=/secure", status_code=302)
+    return templates.TemplateResponse(request, "secure.html")
 
 
 async def profile(request: Request) -> Response:
@@ -92,6 +106,7 @@ app = Starlette(
     routes=[
         Route("/", home),
         Route("/protected", protected),
+        Route("/secure", secure),
         Route("/profile", profile),
         Route("/profile/userinfo", profile_userinfo),
         Route("/dev/mailbox", mailbox),
@@ -100,7 +115,11 @@ app = Starlette(
         Mount("/static", StaticFiles(directory=settings.STATIC), name="static"),
     ],
     middleware=[
-        Middleware(AuthMiddleware, config=settings.config_for, protect=["/protected", "/profile"])
+        Middleware(
+            AuthMiddleware,
+            config=settings.config_for,
+            protect=["/protected", "/secure", "/profile"],
+        )
     ],
     lifespan=lifespan,
 )

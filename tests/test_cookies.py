@@ -43,6 +43,9 @@ ALL_KEYS: tuple[CookieKey, ...] = (
     "refresh_error",
     "step_up",
     "known_browser",
+    "mfa_pending",
+    "mfa_enrolment",
+    "trusted_browser",
 )
 
 PLAIN_NAMES: dict[CookieKey, str] = {
@@ -59,6 +62,9 @@ PLAIN_NAMES: dict[CookieKey, str] = {
     "refresh_error": "authui.refresh-error",
     "step_up": "authui.step-up",
     "known_browser": "authui.known-browser",
+    "mfa_pending": "authui.mfa-pending",
+    "mfa_enrolment": "authui.mfa-enrolment",
+    "trusted_browser": "authui.trusted-browser",
 }
 
 SECURE_NAMES: dict[CookieKey, str] = {
@@ -75,6 +81,9 @@ SECURE_NAMES: dict[CookieKey, str] = {
     "refresh_error": "__Secure-authui.refresh-error",
     "step_up": "__Secure-authui.step-up",
     "known_browser": "__Secure-authui.known-browser",
+    "mfa_pending": "__Secure-authui.mfa-pending",
+    "mfa_enrolment": "__Secure-authui.mfa-enrolment",
+    "trusted_browser": "__Secure-authui.trusted-browser",
 }
 
 CHECK_COOKIES_WITH_MAX_AGE = {
@@ -83,6 +92,8 @@ CHECK_COOKIES_WITH_MAX_AGE = {
     "webauthn_challenge",
     "logout_state",
     "step_up",
+    "mfa_pending",
+    "mfa_enrolment",
 }
 
 SESSION = "authjs.session-token"

@@ -30,8 +30,10 @@ ACTIONS = [
     "callback",
     "csrf",
     "error",
+    "mfa",
     "new-user",
     "passkeys",
+    "password",
     "providers",
     "session",
     "signin",
@@ -94,7 +96,8 @@ def test_other_strings_are_not_actions(action: str) -> None:
 
 def test_action_sets() -> None:
     """The Auth.js actions plus authui's own: the ``new-user`` and ``passkeys`` pages, the
-    account center (``account/<page>``) and the provider's ``backchannel-logout``
+    account center (``account/<page>``), the password pages (``password/<page>``), the
+    second step of a sign-in (``mfa``) and the provider's ``backchannel-logout``
     notice."""
     assert set(ACTIONS) == AUTH_ACTIONS
     assert {
@@ -104,6 +107,8 @@ def test_action_sets() -> None:
         "signout",
         "backchannel-logout",
         "account",
+        "password",
+        "mfa",
     } == ACTIONS_WITH_PROVIDER
 
 

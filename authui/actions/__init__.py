@@ -12,6 +12,7 @@ from authui.actions import (
     new_user,
     pages,
     passkeys,
+    password,
     providers,
     session,
     signin,
@@ -19,6 +20,7 @@ from authui.actions import (
     webauthn_options,
 )
 from authui.actions.activity import record_refusal
+from authui.actions.mfa import challenge as mfa_challenge
 from authui.actions.throttling import check_sign_in
 from authui.context import Context
 from authui.errors import AuthError, MissingCSRF, UnknownAction
@@ -31,8 +33,10 @@ GET: dict[str, Action] = {
     "callback": callback.get,
     "csrf": csrf_token.get,
     "error": pages.error,
+    "mfa": mfa_challenge.get,
     "new-user": new_user.get,
     "passkeys": passkeys.get,
+    "password": password.get,
     "providers": providers.get,
     "session": session.get,
     "signin": pages.signin,
@@ -45,13 +49,15 @@ POST: dict[str, Action] = {
     "account": account.post,
     "backchannel-logout": backchannel_logout.post,
     "callback": callback.post,
+    "mfa": mfa_challenge.post,
     "new-user": new_user.post,
+    "password": password.post,
     "session": session.post,
     "signin": signin.post,
     "signout": signout.post,
 }
 
-CSRF_CHECKED = frozenset({"new-user", "session", "signin", "signout"})
+CSRF_CHECKED = frozenset({"mfa", "new-user", "password", "session", "signin", "signout"})
 """The POST actions whose CSRF token the table checks; ``account`` checks its own, to
 answer a refusal on its page."""
 

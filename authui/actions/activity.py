@@ -50,6 +50,18 @@ PROFILE_CHANGED = "profile-changed"
 SESSIONS_ENDED = "sessions-ended"
 ACCOUNT_DELETED = "account-deleted"
 REAUTHENTICATED = "reauthenticated"
+SIGN_UP = "sign-up"
+PASSWORD_SET = "password-set"  # noqa: S105 (an event kind)
+PASSWORD_CHANGED = "password-changed"  # noqa: S105 (an event kind)
+PASSWORD_RESET = "password-reset"  # noqa: S105 (an event kind)
+PASSWORD_REMOVED = "password-removed"  # noqa: S105 (an event kind)
+MFA_ON = "mfa-on"
+MFA_OFF = "mfa-off"
+MFA_FAILED = "mfa-failed"
+RECOVERY_CODES_MADE = "recovery-codes-made"
+RECOVERY_CODE_USED = "recovery-code-used"
+BROWSER_TRUSTED = "browser-trusted"
+TRUSTED_BROWSERS_REVOKED = "trusted-browsers-revoked"
 
 RECORDED_REFUSALS = (
     TooManyAttempts,

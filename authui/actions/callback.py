@@ -11,6 +11,7 @@ from authui.actions.email import accept_link, read_link
 from authui.actions.finish import finish_sign_in
 from authui.actions.oauth.callback import complete, forward_from_proxy
 from authui.actions.oauth.linking import decide
+from authui.actions.password.signin import sign_in as password_sign_in
 from authui.actions.views import form_context, passkey_beside, provider_view
 from authui.actions.webauthn import authentication, registration
 from authui.actions.webauthn.ceremony import read_answer
@@ -32,6 +33,7 @@ from authui.pages import error_message
 from authui.providers.credentials import Credentials
 from authui.providers.email import EmailProvider
 from authui.providers.oauth import OAuthProvider
+from authui.providers.password import Password
 from authui.providers.webauthn import WebAuthnProvider
 
 
@@ -62,6 +64,8 @@ async def post(ctx: Context) -> InternalResponse:
         if not ctx.csrf.verified:
             raise MissingCSRF("CSRF token was missing during a credentials sign-in")
         try:
+            if isinstance(provider, Password):
+                return await password_sign_in(ctx, provider)
             return await _credentials(ctx, provider)
         except AuthError:
             raise

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from authui.actions.finish import allowed_redirect, finish_sign_in
+from authui.actions.password.common import forget_unproven_password
 from authui.actions.throttling import check_email
 from authui.adapters.base import (
     AdapterCalls,
@@ -229,6 +230,7 @@ async def accept_link(
     if found is None:
         new_user = AdapterUser(id=user["id"], email=email, email_verified=now())
         return await finish_sign_in(ctx, user=user, account=account, new_user=new_user)
+    await forget_unproven_password(adapter, found)
     verified = await adapter.call("update_user", NEEDED_FOR, found.id, {"email_verified": now()})
     record = user_record(verified)
     await emit(ctx.options.config.events.update_user, ctx.options.logger, user=record)

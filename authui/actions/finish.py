@@ -9,13 +9,15 @@ from authui.actions.activity import REAUTHENTICATED, SIGN_IN, record
 from authui.actions.audit import signed_in
 from authui.actions.federated import remember
 from authui.actions.known_browsers import known_users, remembered
+from authui.actions.mfa.gate import NOT_ASKED, second_factor
+from authui.actions.mfa.pending import Pending, challenge
 from authui.actions.notices import tell_new_browser
 from authui.actions.step_up import ended, expected_user
 from authui.adapters.base import AdapterUser
 from authui.callbacks import emit, invoke
 from authui.context import Context
 from authui.cookies import Cookie, deletion
-from authui.errors import AccessDenied, ReauthenticationFailed
+from authui.errors import AccessDenied, OAuthAccountNotLinked, ReauthenticationFailed
 from authui.http import InternalResponse
 from authui.jwt import JWTDecodeError
 from authui.sessions import DatabaseSessions, strategy_for
@@ -42,14 +44,15 @@ async def allowed_redirect(ctx: Context, **params: Any) -> str | None:
     return None
 
 
-def last_used(ctx: Context) -> list[Cookie]:
-    """The cookie naming the provider this browser signed in with, for the built-in
-    sign-in page's "Last used" mark; none when that page is off or not shown."""
+def last_used(ctx: Context, provider_id: str | None) -> list[Cookie]:
+    """The cookie naming the provider (``provider_id``) this browser signed in with, for
+    the built-in sign-in page's "Last used" mark; none when that page is off or not
+    shown."""
     config = ctx.options.config
-    if not config.theme.remember_last_used or config.pages.sign_in or not ctx.provider_id:
+    if not config.theme.remember_last_used or config.pages.sign_in or not provider_id:
         return []
     option = ctx.cookies.last_used
-    return [Cookie(option.name, ctx.provider_id, option.options)]
+    return [Cookie(option.name, provider_id, option.options)]
 
 
 def refresh_error_ended(ctx: Context) -> list[Cookie]:
@@ -70,6 +73,7 @@ async def finish_sign_in(
     store: Callable[[], Awaitable[dict[str, Any]]] | None = None,
     keep_session: bool = False,
     proves_identity: bool = True,
+    provider_id: str | None = None,
 ) -> InternalResponse:
     """Check ``sign_in``; then store ``new_user`` (if any) with the session, or run
     ``store`` (which writes and returns the stored user) before the session; emit
@@ -80,8 +84,11 @@ async def finish_sign_in(
     ``proves_identity``: the sign-in showed who the user is (every sign-in but linking a
     new account or adding a passkey while signed in): the session records it as the time
     and way of the last sign-in (``authui.sessions.facts``); otherwise the session keeps
-    the facts it had. A sign-in that proves identity while a step-up is in progress
-    (``authui.actions.step_up``) must be the step-up's user.
+    the facts it had. A user with a second factor (``authui.actions.mfa.gate``) is sent
+    to the challenge first; the session is made once it is answered (``complete_sign_in``).
+    ``provider_id``: the provider signed in with, when the path names something else
+    (the request's provider by default). A sign-in that proves identity while a step-up
+    is in progress (``authui.actions.step_up``) must be the step-up's user.
 
     Raises:
         AccessDenied: ``sign_in`` refused.
@@ -92,14 +99,76 @@ async def finish_sign_in(
     )
     if elsewhere is not None:
         return InternalResponse(redirect=elsewhere)
+    provider_id = provider_id or ctx.provider_id
     expected = expected_user(ctx) if proves_identity else None
     if expected is not None and (new_user is not None or str(user.get("id")) != expected):
         ctx.spent_cookies.extend(ended(ctx))  # tried once: the next sign-in is an ordinary one
         raise ReauthenticationFailed("The step-up sign-in signed in another user")
+    if not proves_identity:
+        facts = await _kept_facts(ctx)
+        second = NOT_ASKED
+    else:
+        is_new = new_user is not None or bool(is_new_user)
+        second = await second_factor(ctx, user, account, is_new=is_new, provider_id=provider_id)
+        if second.challenge:
+            if store is not None:
+                raise OAuthAccountNotLinked(
+                    "The user this account's email belongs to has a second factor: they "
+                    "sign in first, then link the account from the account center"
+                )
+            pending = Pending(
+                user_id=str(user.get("id")),
+                provider=provider_id or "",
+                account=dict(account or {}),
+                profile=profile,
+                is_new_user=is_new_user,
+                keep_session=keep_session,
+                expected=expected,
+                callback_url=ctx.callback_url,
+                amr=list(new_sign_in(account).amr),
+            )
+            return challenge(ctx, pending)
+        facts = second.facts(new_sign_in(account))
+    return await complete_sign_in(
+        ctx,
+        user=user,
+        account=account,
+        profile=profile,
+        is_new_user=is_new_user,
+        new_user=new_user,
+        store=store,
+        keep_session=keep_session,
+        facts=facts,
+        expected=expected,
+        provider_id=provider_id,
+        proves_identity=proves_identity,
+        enrol=second.enrol,
+    )
+
+
+async def complete_sign_in(
+    ctx: Context,
+    *,
+    user: dict[str, Any],
+    account: dict[str, Any] | None,
+    profile: Any,
+    is_new_user: bool | None,
+    facts: SignInFacts,
+    expected: str | None,
+    provider_id: str | None,
+    proves_identity: bool,
+    new_user: AdapterUser | None = None,
+    store: Callable[[], Awaitable[dict[str, Any]]] | None = None,
+    keep_session: bool = False,
+    enrol: bool = False,
+) -> InternalResponse:
+    """The sign-in once every check passed (a second factor too, when one was asked for):
+    what ``store`` writes, the new user, the session with ``facts``, the event, the
+    activity and the redirect (to the two-factor set-up first with ``enrol``: a policy
+    asks for a second factor the user does not have yet)."""
     replaced = _replaced_session(ctx, keep_session=keep_session, step_up=expected is not None)
     if store is not None:
         user = await store()
-    facts = new_sign_in(account) if proves_identity else await _kept_facts(ctx)
     strategy = strategy_for(ctx.options)
     if new_user is not None and isinstance(strategy, DatabaseSessions):
         user, cookies = await strategy.create_for_new_user(ctx, new_user, account)
@@ -130,18 +199,23 @@ async def finish_sign_in(
         is_new_user=is_new_user,
     )
     signed_in(ctx, user.get("id"))
-    cookies = [*cookies, *last_used(ctx), *remember(ctx, account), *refresh_error_ended(ctx)]
+    cookies = [
+        *cookies,
+        *last_used(ctx, provider_id),
+        *remember(ctx, account),
+        *refresh_error_ended(ctx),
+    ]
     if proves_identity:
         user_id = str(user.get("id"))
-        await record(
-            ctx, user_id, REAUTHENTICATED if expected else SIGN_IN, provider=ctx.provider_id
-        )
+        await record(ctx, user_id, REAUTHENTICATED if expected else SIGN_IN, provider=provider_id)
         cookies += [*ended(ctx), *await _browser_known(ctx, user, is_new_user=bool(is_new_user))]
-    if is_new_user:
+    target = ctx.callback_url
+    if enrol:
+        target = with_query(ctx.action_url("account", "two-factor"), {"callbackUrl": target})
+    elif is_new_user:
         welcome = ctx.options.config.pages.new_user or ctx.action_url("new-user")
-        target = with_query(welcome, {"callbackUrl": ctx.callback_url})
-        return InternalResponse(redirect=target, cookies=cookies)
-    return InternalResponse(redirect=ctx.callback_url, cookies=cookies)
+        target = with_query(welcome, {"callbackUrl": target})
+    return InternalResponse(redirect=target, cookies=cookies)
 
 
 def _replaced_session(ctx: Context, *, keep_session: bool, step_up: bool) -> str | None:

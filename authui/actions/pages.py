@@ -68,9 +68,18 @@ def signin_page(ctx: Context, message: str | None, status: int = 200) -> Interna
         email_forms=[{"provider": e, "passkey": k} for e, k in pairs],
         credentials=[v for v in views if v["type"] == "credentials"],
         error=message,
+        notice=SIGNIN_NOTICES.get(str(ctx.query.get("notice"))),
         email=email,
         **form_context(ctx),
     )
+
+
+SIGNIN_NOTICES = {
+    "password-reset": "Your new password is saved, and every other browser signed out. "
+    "Sign in with it.",
+}
+"""What the sign-in page says after a step that sends the user there (the query's
+``notice``; other values show nothing)."""
 
 
 async def signout(ctx: Context) -> InternalResponse:

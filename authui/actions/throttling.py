@@ -172,6 +172,15 @@ async def _count_client(
         _over(counted, await counter.increment(counted.key, limit.window))
 
 
+async def count_request(ctx: Context, counted: Counted) -> None:
+    """Count one request under ``counted``'s limit.
+
+    Raises:
+        TooManyAttempts: The limit is passed.
+    """
+    _over(counted, await counter_for(ctx.options).increment(counted.key, counted.limit.window))
+
+
 async def check_email(
     ctx: Context, provider: EmailProvider, address: str, client: str | None
 ) -> None:

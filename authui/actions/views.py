@@ -9,6 +9,7 @@ from authui.context import Context
 from authui.i18n import translate
 from authui.providers.base import Provider
 from authui.providers.credentials import Credentials
+from authui.providers.password import Password
 from authui.providers.webauthn import WebAuthnProvider
 
 KEPT_INPUT_TYPES = frozenset({"text", "email", "tel", "number", "url", "search"})
@@ -75,7 +76,16 @@ def provider_view(
         "monogram": _monogram(provider.name),
         "last_used": provider.id == last_used,
         "error": error,
+        **_password_links(ctx, provider),
     }
+
+
+def _password_links(ctx: Context, provider: Provider) -> dict[str, str | None]:
+    """A password provider's links beside its form: "forgot" and "sign up"."""
+    if not isinstance(provider, Password):
+        return {}
+    signup = ctx.action_url("password", "signup") if provider.sign_up else None
+    return {"forgot_url": ctx.action_url("password", "forgot"), "signup_url": signup}
 
 
 def passkey_beside(ctx: Context, provider: Provider) -> WebAuthnProvider | None:
@@ -91,7 +101,7 @@ def passkey_beside(ctx: Context, provider: Provider) -> WebAuthnProvider | None:
 def _label(provider: Provider) -> str:
     """The button's text when the provider's style names none."""
     if isinstance(provider, Credentials):
-        if provider.name == "Credentials":
+        if provider.name == "Credentials" or isinstance(provider, Password):
             return translate("Sign in")
         return translate("Sign in with {name}", name=provider.name)
     if isinstance(provider, WebAuthnProvider):

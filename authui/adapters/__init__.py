@@ -16,6 +16,9 @@ from authui.adapters.base import AdapterUser as AdapterUser
 from authui.adapters.base import Challenge as Challenge
 from authui.adapters.base import UserChanges as UserChanges
 from authui.adapters.base import VerificationToken as VerificationToken
+from authui.adapters.factors import MfaEnrolment as MfaEnrolment
+from authui.adapters.factors import PasswordRecord as PasswordRecord
+from authui.adapters.factors import TrustedBrowser as TrustedBrowser
 from authui.adapters.memory import MemoryAdapter as MemoryAdapter
 
 __all__ = [
@@ -26,10 +29,13 @@ __all__ = [
     "AdapterUser",
     "Challenge",
     "MemoryAdapter",
+    "MfaEnrolment",
     "PasskeyChanges",
     "PasskeyDetails",
+    "PasswordRecord",
     "SecurityEvent",
     "SessionDetails",
+    "TrustedBrowser",
     "UserChanges",
     "UserSession",
     "VerificationToken",

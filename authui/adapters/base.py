@@ -25,8 +25,10 @@ many do a thing at a time (one token refresh per account; ``authui.adapters.toke
 holds what the adapters share for both); ``delete_user_sessions`` ends every database
 session of a user (back-channel logout, "sign out everywhere"). The account center's
 methods keep the records of ``authui.adapters.account``: details of database sessions,
-session versions, passkey names and security events. ``OPTIONAL_METHODS`` names every
-optional method.
+session versions, passkey names and security events. The methods of password accounts and
+multi-factor authentication keep the records of ``authui.adapters.factors``: password
+hashes, MFA enrolments (TOTP, passkey as second factor), recovery codes and trusted
+browsers. ``OPTIONAL_METHODS`` names every optional method.
 """
 
 from __future__ import annotations
@@ -261,6 +263,51 @@ class Adapter(Protocol):
     sessions elsewhere end as "sign out everywhere" ends them. authui's adapters refuse a
     value too long to keep (``ValueError``, before anything is written: the checks of
     ``authui.adapters.account``).
+
+    Password accounts and multi-factor authentication keep the records of
+    ``authui.adapters.factors``, also in tables or keys of the adapter's own. Every write
+    that stores a record of a user refuses an unknown user (``ValueError``, nothing
+    written), and a value too long to keep (``ValueError``, before anything is written: the
+    checks of ``authui.adapters.factors``):
+
+    ``get_password(user_id) -> PasswordRecord | None`` returns the user's password hash.
+    ``set_password(record, replaces=None) -> bool`` stores it, replacing the user's (one
+    per user), and returns ``True``; with ``replaces`` it stores only if the stored hash is
+    exactly ``replaces`` (compare and set, atomically: a re-hash after a sign-in never
+    overwrites a password changed meanwhile), and returns whether it stored (``False``
+    without a stored hash). ``delete_password(user_id) -> bool`` deletes it and says
+    whether there was one.
+
+    ``get_mfa(user_id) -> MfaEnrolment | None`` returns the user's enrolment in
+    multi-factor authentication, ``save_mfa(enrolment) -> None`` stores it (replacing the
+    user's), and ``delete_mfa(user_id) -> bool`` deletes it together with the user's
+    recovery codes and trusted browsers in one atomic step, and says whether there was an
+    enrolment. ``use_totp_step(user_id, step) -> bool`` sets the enrolment's
+    ``totp_last_step`` to ``step`` (an integer from 0 to ``MAX_TOTP_STEP``, else
+    ``ValueError``) when the user has an enrolment with a ``totp_secret`` whose
+    ``totp_last_step`` is ``None`` or below ``step``, and says whether it did, atomically:
+    of ``N`` concurrent calls with one step, in one process or many, exactly one gets
+    ``True``, so that a TOTP code is accepted once.
+
+    ``replace_recovery_codes(user_id, code_hashes) -> None`` makes the user's recovery
+    codes exactly ``code_hashes`` (1 to ``RECOVERY_CODES_KEPT`` different hashes, checked
+    by ``recovery_code_hashes``), the old ones gone, atomically.
+    ``use_recovery_code(user_id, code_hash) -> bool`` deletes that code of that user and
+    says whether it was there, atomically: of ``N`` concurrent calls, in one process or
+    many, exactly one gets ``True``; another user's code never matches.
+    ``count_recovery_codes(user_id) -> int`` counts the user's codes.
+
+    ``save_trusted_browser(browser) -> None`` stores a ``TrustedBrowser``, replacing the
+    one with its ``browser_id``; ``get_trusted_browser(browser_id)`` returns it, ``None``
+    once it has expired; ``list_trusted_browsers(user_id)`` returns the user's that have
+    not expired, newest ``created`` first (ties by ``browser_id``);
+    ``delete_trusted_browsers(user_id, browser_id=None) -> int`` deletes that one of the
+    user's (another user's stays) or, without ``browser_id``, all of the user's, and
+    returns how many of them had not expired. Expired trusted browsers are removed in time
+    (the store does not grow without bound).
+
+    ``delete_user`` also deletes the user's password, enrolment, recovery codes and
+    trusted browsers.
     """
 
     async def create_user(self, user: AdapterUser) -> AdapterUser: ...
@@ -376,6 +423,20 @@ OPTIONAL_METHODS: Mapping[str, str] = {
     "delete_authenticator": "removing a passkey in the account center",
     "record_security_event": "the account center's security activity",
     "list_security_events": "the account center's security activity",
+    "get_password": "signing in with a password (password accounts)",
+    "set_password": "setting, changing and re-hashing passwords",
+    "delete_password": "removing a user's password",
+    "get_mfa": "asking for the second factor after a sign-in (MFA)",
+    "save_mfa": "turning on multi-factor authentication (TOTP, passkey)",
+    "delete_mfa": "turning off multi-factor authentication",
+    "use_totp_step": "accepting each TOTP code once, in every process",
+    "replace_recovery_codes": "making new MFA recovery codes",
+    "use_recovery_code": "signing in with an MFA recovery code, each once",
+    "count_recovery_codes": "showing how many MFA recovery codes are left",
+    "save_trusted_browser": "not asking for the second factor again in a trusted browser",
+    "get_trusted_browser": "not asking for the second factor again in a trusted browser",
+    "list_trusted_browsers": "the account center's list of trusted browsers",
+    "delete_trusted_browsers": "forgetting trusted browsers",
 }
 """The methods beyond Auth.js's interface (documented on ``Adapter``) and what uses each.
 An adapter may lack any of them and still start: callers ask ``AdapterCalls.has`` first

@@ -5,7 +5,8 @@ adapter for anything else. Each method body runs without awaiting, so on one eve
 every call is atomic (``use_verification_token`` and ``use_challenge`` hand a token or a
 challenge out exactly once, ``increment_rate_limit`` counts every event once, and
 ``claim_lease`` gives a free lease to one caller). Leases run by the process's monotonic
-clock. The account center's methods come from ``MemoryAccountCenter``.
+clock. The account center's methods come from ``MemoryAccountCenter``, those of password
+accounts and multi-factor authentication from ``MemoryFactors``.
 """
 
 from __future__ import annotations
@@ -27,13 +28,14 @@ from authui.adapters.base import (
     UserChanges,
     VerificationToken,
 )
-from authui.adapters.memory_account import MemoryAccountCenter
+from authui.adapters.memory_factors import MemoryFactors
 from authui.adapters.token_refresh import account_changes, lease_seconds, new_lease_holder
 
 
-class MemoryAdapter(MemoryAccountCenter):
+class MemoryAdapter(MemoryFactors):
     """Every adapter method, and authui's extensions (rate limits, challenges, account
-    updates, leases, deleting a user's sessions, the account center), over dictionaries."""
+    updates, leases, deleting a user's sessions, the account center, passwords and
+    multi-factor authentication), over dictionaries."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -112,6 +114,7 @@ class MemoryAdapter(MemoryAccountCenter):
         self.sessions = {k: s for k, s in self.sessions.items() if s.user_id != user_id}
         self.authenticators = {k: a for k, a in self.authenticators.items() if a.user_id != user_id}
         self._forget_user(user_id)
+        self._forget_factors(user_id)
         return user
 
     async def link_account(self, account: AdapterAccount) -> AdapterAccount | None:

@@ -6,7 +6,9 @@ authui app can share one database (authui adds tables of its own: ``rate_limits`
 counts of the limits on sign-in, ``authui_challenges``, the single-use passkey challenges,
 ``authui_leases``, which let one process at a time refresh an account's OAuth tokens, and
 the account center's ``authui_session_details``, ``authui_passkeys``,
-``authui_security_events`` and ``authui_session_versions``)::
+``authui_security_events`` and ``authui_session_versions``, and ``authui_passwords``,
+``authui_mfa``, ``authui_recovery_codes`` and ``authui_trusted_browsers`` of password
+accounts and second factors)::
 
     from authui.adapters.sqlalchemy import SQLAlchemyAdapter
 

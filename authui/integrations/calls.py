@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 from authui.config import AuthConfig
 from authui.cookies import Cookie, CookieTable
-from authui.core import Auth, access_token_of, session_of, to_response
+from authui.core import Auth, access_token_of, facts_of, session_of, to_response
 from authui.errors import AuthError, InvalidHost
 from authui.http import Headers, InternalResponse
 from authui.http import Request as CoreRequest
@@ -27,6 +27,7 @@ from authui.integrations.state import Integration
 from authui.options import Options, resolve
 from authui.providers.credentials import Credentials
 from authui.proxies import public_url
+from authui.sessions.facts import UNKNOWN, SignInFacts
 from authui.urls import with_query
 
 FORWARDED = (
@@ -128,6 +129,20 @@ class Caller:
         if not isinstance(session, dict) or not session:
             session = None
         return session, cookies
+
+    async def facts(self) -> SignInFacts:
+        """When and how the session's user signed in (``auth_time``, ``amr``): from the
+        session cookie, or a bearer token as ``session`` reads it."""
+        request = CoreRequest.build("GET", self.url, headers=self.headers, client=self.client)
+        name = self._cookies().session_token.name
+        if not any(k == name or k.startswith(name + ".") for k in request.cookies):
+            bearer = request.bearer_token
+            if bearer is None:
+                return UNKNOWN
+            cookie = ("Cookie", f"{name}={quote(bearer, safe='')}")
+            headers = [(k, v) for k, v in self.headers if k.lower() != "cookie"]
+            request = CoreRequest.build("GET", self.url, headers=[*headers, cookie])
+        return await facts_of(request, self.config)
 
     def _callback_url(self, redirect_to: str | None) -> str:
         referer = next((v for k, v in self.headers if k.lower() == "referer"), None)

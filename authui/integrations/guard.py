@@ -4,6 +4,10 @@ Browsers (requests that accept HTML) are sent to the sign-in page with a ``callb
 back to where they were; every other caller (``fetch``, an API client, another service) gets
 ``401`` with a JSON reason and a ``WWW-Authenticate: Bearer`` challenge, since the session
 may also come as a bearer token.
+
+A view that needs two-step verification (``mfa=True``) refuses a session without it the
+same way: browsers go to the account center's two-factor page, other callers get ``403``
+with a JSON reason.
 """
 
 from __future__ import annotations
@@ -26,3 +30,15 @@ def sign_in_location(config: AuthConfig, base_path: str, target: str) -> str:
     ``callbackUrl`` back to ``target``."""
     page = config.pages.sign_in or f"{base_path}/signin"
     return with_query(page, {"callbackUrl": target})
+
+
+def mfa_message() -> str:
+    """The reason a 403 gives when a view needs two-step verification, translated."""
+    return translate("This needs a sign-in with two-step verification.")
+
+
+def mfa_location(base_path: str, target: str) -> str:
+    """Where a browser goes when a view needs two-step verification and the session has
+    none: the account center's two-factor page (to set it up, or sign in again with it),
+    coming back to ``target``."""
+    return with_query(f"{base_path}/account/two-factor", {"callbackUrl": target})

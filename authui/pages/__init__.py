@@ -48,6 +48,9 @@ SIGNIN_ERRORS: Mapping[str, str] = {
     "EmailSignInError": "The e-mail could not be sent.",
     "EmailSignInError:invalid_email": "Enter a valid email address.",
     "CredentialsSignin": "Sign in failed. Check the details you provided are correct.",
+    "CredentialsSignin:email_not_verified": (
+        "Confirm your email address first: we sent you a new link. Follow it, then sign in."
+    ),
     "OAuthSignInError": "The sign-in with this provider could not be started. Try again, "
     "or sign in another way.",
     "MissingCSRF": "The sign-in form had expired. Please try again.",
@@ -168,6 +171,13 @@ ERROR_PAGES: Mapping[str, tuple[int, str, str, bool]] = {
         "This address-change link no longer works: it was used already, or it has expired. "
         "Ask for the change again on your profile page.",
         False,
+    ),
+    "PasswordLink": (
+        403,
+        "Link no longer works",
+        "This link was used already, or it has expired: each works once, for a short time. "
+        "Ask for a new one.",
+        True,
     ),
     "EmailTaken": (
         409,

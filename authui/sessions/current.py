@@ -79,3 +79,26 @@ async def signed_in_user(
     """The stored user of this request's session (see ``signed_in``)."""
     current = await signed_in(ctx, adapter, needed_for, with_facts=False)
     return None if current is None else current.user
+
+
+async def session_facts(ctx: Context) -> SignInFacts:
+    """When and how the user of this request's session signed in: a JWT's claims, or a
+    database session's details (``UNKNOWN`` without a session, or a valid one)."""
+    value = ctx.session_chunks().value
+    if not value:
+        return UNKNOWN
+    if ctx.options.strategy == "jwt":
+        try:
+            claims = await decode_token(ctx, value)
+        except JWTDecodeError:
+            return UNKNOWN
+        return facts_of_token(claims or {})
+    adapter = ctx.options.adapter
+    if adapter is None or not adapter.has("get_session_details"):
+        return UNKNOWN
+    details: SessionDetails | None = await adapter.call(
+        "get_session_details", "reading the session's sign-in facts", value
+    )
+    if details is None or details.expires < now():
+        return UNKNOWN
+    return SignInFacts(details.auth_time, details.amr)

@@ -8,7 +8,10 @@ A JWT session carries them as claims of its token (``auth_time``: seconds since 
 Auth.js has neither: its sign-in counts as long ago.
 
 ``amr`` values: ``fed`` (an OAuth or OpenID provider), ``email`` (a sign-in link),
-``hwk`` (a passkey), ``pwd`` (credentials).
+``hwk`` (a passkey), ``pwd`` (credentials or a password); then, after a second factor,
+``otp`` (an authenticator app's code or a recovery code) or ``hwk`` (a passkey), and
+``mfa`` for a sign-in that counts as multi-factor (two factors, or one in a browser the
+user trusted after two).
 """
 
 from __future__ import annotations
@@ -31,6 +34,12 @@ AMR_OF_ACCOUNT_TYPE: Mapping[str, str] = {
 }
 """The ``amr`` value of a sign-in, by the type of the account it signed in with."""
 
+MULTI_FACTOR = "mfa"
+"""The ``amr`` value of a multi-factor sign-in."""
+ONE_TIME_CODE = "otp"
+"""The ``amr`` value of a second factor by code (an authenticator app's, a recovery code)."""
+PASSKEY = "hwk"
+
 
 @dataclass(frozen=True, slots=True)
 class SignInFacts:
@@ -49,6 +58,12 @@ class SignInFacts:
         if self.auth_time is None:
             return False
         return now() - self.auth_time < timedelta(seconds=seconds)
+
+    @property
+    def multi_factor(self) -> bool:
+        """Whether the sign-in counts as multi-factor: a second factor (``mfa``), or a
+        passkey (which verified its user: something held and something known or been)."""
+        return MULTI_FACTOR in self.amr or PASSKEY in self.amr
 
     def json(self) -> dict[str, Any]:
         """``{"authTime": ISO 8601 or None, "amr": [...]}``, for JSON answers."""

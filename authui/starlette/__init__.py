@@ -14,7 +14,7 @@ from authui.sessions.types import Session, SessionUser
 from authui.starlette.app import AuthApp, Handlers, handlers
 from authui.starlette.helpers import account, get_access_token, sign_in, sign_out, update
 from authui.starlette.middleware import AuthMiddleware
-from authui.starlette.session import get_session, get_token
+from authui.starlette.session import get_session, get_sign_in_facts, get_token
 from authui.starlette.templates import setup_templates
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "account",
     "get_access_token",
     "get_session",
+    "get_sign_in_facts",
     "get_token",
     "handlers",
     "setup_templates",

@@ -1,4 +1,5 @@
-"""Reading the session in Starlette and FastAPI: ``get_session`` and ``get_token``."""
+"""Reading the session in Starlette and FastAPI: ``get_session``, ``get_sign_in_facts``
+and ``get_token``."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from starlette.requests import HTTPConnection
 from authui.integrations.state import ConfigSource
 from authui.jwt import JWT, Secret
 from authui.jwt import get_token as get_core_token
+from authui.sessions.facts import SignInFacts
 from authui.sessions.types import Session
 from authui.starlette.requests import core_request, url_of
 from authui.starlette.state import (
@@ -46,6 +48,28 @@ async def get_session(
     config_ = await integration.config_for(request)
     session, _ = await caller(integration, config_, request).session()
     return cast("Session | None", session)
+
+
+async def get_sign_in_facts(
+    request: HTTPConnection, config: ConfigSource | None = None
+) -> SignInFacts:
+    """When and how the session's user signed in: ``auth_time``, ``amr`` and
+    ``multi_factor`` (a second factor, a browser trusted after one, or a passkey), from
+    the session cookie or a bearer token; ``UNKNOWN`` (no time, no methods) without a
+    session.
+
+    Args:
+        request: The Starlette request or WebSocket (FastAPI's too).
+        config: The configuration; may be left out under ``AuthMiddleware``.
+    """
+    here = RequestAuth.of(request.scope)
+    if here is not None and (config is None or config is here.integration.source):
+        return await caller(here.integration, here.config, request).facts()
+    if config is None:
+        raise need_middleware("get_sign_in_facts(request) without a config")
+    integration = integration_for(config)
+    config_ = await integration.config_for(request)
+    return await caller(integration, config_, request).facts()
 
 
 def get_token(

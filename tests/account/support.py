@@ -384,6 +384,10 @@ KEPT = (  # what a MemoryAdapter keeps of its users
     "session_versions",
     "passkey_details",
     "security_events",
+    "passwords",
+    "mfa",
+    "recovery_codes",
+    "trusted_browsers",
 )
 
 

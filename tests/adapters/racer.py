@@ -17,7 +17,11 @@ Tasks:
 - ``claim-leases``: ``claim_lease`` of every key in ``keys``, ``claims`` times each, all at
   once; the answer is ``[key, holder]`` for each lease this process got;
 - ``bump-versions``: ``bump_session_version`` of ``user``, ``count`` times at once; the
-  answer is the versions this process got.
+  answer is the versions this process got;
+- ``use-totp-steps``: ``use_totp_step`` of every user in ``users`` with ``step``,
+  ``calls`` times each, all at once; the answer is the users whose step this process got;
+- ``use-recovery-codes``: ``use_recovery_code`` of ``user`` with every code in ``codes``,
+  ``calls`` times each, all at once; the answer is the codes this process got.
 """
 
 from __future__ import annotations
@@ -73,6 +77,14 @@ async def run(adapter: Any, spec: dict[str, Any]) -> Any:
         if task == "bump-versions":
             bumps = (store.bump_session_version(spec["user"]) for _ in range(spec["count"]))
             return list(await asyncio.gather(*bumps))
+        if task == "use-totp-steps":
+            users = [user for user in spec["users"] for _ in range(spec["calls"])]
+            used = await asyncio.gather(*(store.use_totp_step(u, spec["step"]) for u in users))
+            return [user for user, won in zip(users, used, strict=True) if won]
+        if task == "use-recovery-codes":
+            codes = [code for code in spec["codes"] for _ in range(spec["calls"])]
+            used = await asyncio.gather(*(store.use_recovery_code(spec["user"], c) for c in codes))
+            return [code for code, won in zip(codes, used, strict=True) if won]
         if task == "create-all":
             await store.create_all()
         return await store.get_user("nobody")

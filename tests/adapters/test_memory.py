@@ -6,7 +6,7 @@ import asyncio
 import dataclasses
 import inspect
 import uuid
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any, cast
@@ -32,6 +32,7 @@ from authui.adapters.account import (
     UserSession,
 )
 from authui.adapters.base import RateLimitWindow
+from authui.adapters.factors import PasswordRecord, TrustedBrowser
 from authui.testing import (
     AdapterAuthenticatorConformance,
     AdapterConformance,
@@ -342,6 +343,103 @@ class OldestEventsFirst(MemoryAdapter):
         return list(reversed(await super().list_security_events(user_id, limit)))
 
 
+class BlindPasswordWrites(MemoryAdapter):
+    async def set_password(self, record: PasswordRecord, replaces: str | None = None) -> bool:
+        return await super().set_password(record)  # replaces ignored: no compare and set
+
+
+class RacyPasswordWrites(MemoryAdapter):
+    async def set_password(self, record: PasswordRecord, replaces: str | None = None) -> bool:
+        stored = self.passwords.get(record.user_id)
+        await asyncio.sleep(0)  # a compare, then a set: not atomic
+        if replaces is not None and (stored is None or stored.hash != replaces):
+            return False
+        self.passwords[record.user_id] = record
+        return True
+
+
+class RacyTotpSteps(MemoryAdapter):
+    async def use_totp_step(self, user_id: str, step: int) -> bool:
+        enrolment = self.mfa.get(user_id)
+        await asyncio.sleep(0)  # a read, then a write: not atomic
+        if enrolment is None or (enrolment.totp_last_step or 0) >= step:
+            return False
+        self.mfa[user_id] = dataclasses.replace(enrolment, totp_last_step=step)
+        return True
+
+
+class EarlierTotpSteps(MemoryAdapter):
+    async def use_totp_step(self, user_id: str, step: int) -> bool:
+        enrolment = self.mfa.get(user_id)
+        if enrolment is None or enrolment.totp_secret is None or enrolment.totp_last_step == step:
+            return False
+        self.mfa[user_id] = dataclasses.replace(enrolment, totp_last_step=step)
+        return True
+
+
+class ReusableRecoveryCodes(MemoryAdapter):
+    async def use_recovery_code(self, user_id: str, code_hash: str) -> bool:
+        return code_hash in self.recovery_codes.get(user_id, set())
+
+
+class RacyRecoveryCodes(MemoryAdapter):
+    async def use_recovery_code(self, user_id: str, code_hash: str) -> bool:
+        found = code_hash in self.recovery_codes.get(user_id, set())
+        await asyncio.sleep(0)  # a read, then a delete: not atomic
+        self.recovery_codes.get(user_id, set()).discard(code_hash)
+        return found
+
+
+class AnyonesRecoveryCodes(MemoryAdapter):
+    async def use_recovery_code(self, user_id: str, code_hash: str) -> bool:
+        holders = [codes for codes in self.recovery_codes.values() if code_hash in codes]
+        for codes in holders:
+            codes.discard(code_hash)
+        return bool(holders)
+
+
+class UncheckedRecoveryCodes(MemoryAdapter):
+    async def replace_recovery_codes(self, user_id: str, code_hashes: Sequence[str]) -> None:
+        self.recovery_codes[user_id] = set(code_hashes)
+
+
+class MfaOffKeepsCodes(MemoryAdapter):
+    async def delete_mfa(self, user_id: str) -> bool:
+        return self.mfa.pop(user_id, None) is not None
+
+
+class ExpiredBrowsersFound(MemoryAdapter):
+    async def get_trusted_browser(self, browser_id: str) -> TrustedBrowser | None:
+        return self.trusted_browsers.get(browser_id)
+
+
+class OldestBrowsersFirst(MemoryAdapter):
+    async def list_trusted_browsers(self, user_id: str) -> list[TrustedBrowser]:
+        return list(reversed(await super().list_trusted_browsers(user_id)))
+
+
+class AnyonesBrowserDeleted(MemoryAdapter):
+    async def delete_trusted_browsers(self, user_id: str, browser_id: str | None = None) -> int:
+        if browser_id is not None and browser_id in self.trusted_browsers:
+            del self.trusted_browsers[browser_id]  # whoever's it is
+            return 1
+        return await super().delete_trusted_browsers(user_id, browser_id)
+
+
+class FactorsOutliveUsers(MemoryAdapter):
+    async def delete_user(self, user_id: str) -> AdapterUser | None:
+        passwords = dict(self.passwords)
+        user = await super().delete_user(user_id)
+        self.passwords = passwords
+        return user
+
+
+class OrphanPasswords(MemoryAdapter):
+    async def set_password(self, record: PasswordRecord, replaces: str | None = None) -> bool:
+        self.users.setdefault(record.user_id, AdapterUser(id=record.user_id))
+        return await super().set_password(record, replaces)
+
+
 BROKEN: list[tuple[type[MemoryAdapter], str, str]] = [
     (RacyTokens, "test_use_verification_token_is_atomic", "50 of 50 concurrent"),
     (NoCascade, "test_delete_user_cascades", "get_account of a deleted user's account"),
@@ -404,6 +502,64 @@ BROKEN: list[tuple[type[MemoryAdapter], str, str]] = [
         r"\{'name': ''\}\) returned .*; expected ValueError",
     ),
     (OldestEventsFirst, "test_security_events_newest_first", "list_security_events: Security"),
+    (
+        BlindPasswordWrites,
+        "test_set_password_compares_and_sets",
+        r"set_password\(replaces=…\) of a user without a password returned True",
+    ),
+    (
+        RacyPasswordWrites,
+        "test_set_password_compare_and_set_is_atomic",
+        "returned 50 True; expected exactly one",
+    ),
+    (OrphanPasswords, "test_set_password_refuses_what_it_cannot_keep", "unknown user returned"),
+    (RacyTotpSteps, "test_use_totp_step_is_atomic", "returned 50 True; expected exactly one"),
+    (
+        EarlierTotpSteps,
+        "test_use_totp_step_accepts_each_step_once",
+        r"returned \[True, False, True, True, False\]",
+    ),
+    (
+        ReusableRecoveryCodes,
+        "test_recovery_codes_are_replaced_and_used_once",
+        "of a code used already returned True",
+    ),
+    (RacyRecoveryCodes, "test_use_recovery_code_is_atomic", "returned 50 True"),
+    (
+        AnyonesRecoveryCodes,
+        "test_recovery_codes_are_replaced_and_used_once",
+        "of another user's code returned True",
+    ),
+    (
+        UncheckedRecoveryCodes,
+        "test_replace_recovery_codes_refuses_what_it_cannot_keep",
+        r"replace_recovery_codes\(\[\]\) returned None; expected ValueError",
+    ),
+    (
+        MfaOffKeepsCodes,
+        "test_delete_mfa_deletes_recovery_codes_and_trusted_browsers",
+        "recovery codes are left after delete_mfa",
+    ),
+    (
+        ExpiredBrowsersFound,
+        "test_expired_trusted_browsers_are_neither_found_nor_listed",
+        "of an expired browser returned",
+    ),
+    (
+        OldestBrowsersFirst,
+        "test_trusted_browsers_round_trip_newest_first",
+        "newest first, ties by browser_id",
+    ),
+    (
+        AnyonesBrowserDeleted,
+        "test_delete_trusted_browsers_one_or_all",
+        r"another user's browser\) returned 1; expected 0",
+    ),
+    (
+        FactorsOutliveUsers,
+        "test_delete_user_deletes_passwords_and_second_factors",
+        "a deleted user's password",
+    ),
 ]
 
 
@@ -578,3 +734,24 @@ async def test_old_security_events_are_dropped_when_one_is_recorded() -> None:
     await adapter.record_security_event(old)
     await adapter.record_security_event(new)
     assert adapter.security_events == {"u": [new]}
+
+
+# -- password accounts and multi-factor authentication ---------------------------------
+
+
+async def test_expired_trusted_browsers_are_dropped_when_one_is_saved() -> None:
+    """Browsers past their ``expires`` go when a browser is next saved; one saved again
+    with a later ``expires`` does not go at its old time."""
+    adapter = MemoryAdapter()
+    user = await adapter.create_user(AdapterUser(id="u"))
+    now = datetime.now(UTC)
+
+    def browser(browser_id: str, expires: datetime) -> TrustedBrowser:
+        return TrustedBrowser(browser_id=browser_id, user_id=user.id, created=now, expires=expires)
+
+    await adapter.save_trusted_browser(browser("gone", now - timedelta(seconds=1)))
+    await adapter.save_trusted_browser(browser("moved", now + timedelta(days=1)))
+    assert sorted(adapter.trusted_browsers) == ["moved"]
+    adapter._browser_ends[0] = (now - timedelta(seconds=1), "moved")  # as if of an old save
+    await adapter.save_trusted_browser(browser("new", now + timedelta(days=1)))
+    assert sorted(adapter.trusted_browsers) == ["moved", "new"]

@@ -16,6 +16,10 @@ them start their task at the same moment.
   exactly one call.
 - Session versions: two processes bump one user's session version 10 times each, all at
   once: the 20 calls get the versions 1 to 20, each once.
+- TOTP steps and recovery codes: two processes make 20 concurrent ``use_totp_step`` calls
+  with one step for each of a few users, and 20 concurrent ``use_recovery_code`` calls for
+  each of a few codes of one user (10 each): each step, and each code, goes to exactly one
+  call.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ from sqlalchemy import inspect, select, update
 from sqlalchemy.engine import make_url
 
 from authui.adapters.base import AdapterAccount, AdapterUser, Challenge
+from authui.adapters.factors import MfaEnrolment
 from authui.adapters.redis import RedisAdapter
 from authui.adapters.sql.migrations import LATEST_VERSION, SchemaMigrator
 from authui.adapters.sqlalchemy import SQLAlchemyAdapter, SQLNaming
@@ -288,6 +293,68 @@ def test_two_processes_bumping_a_session_version_each_get_their_own(
     spec = {"user": user, "count": CLAIMS_PER_PROCESS}
     first, second = race(challenge_store, "bump-versions", 2, tmp_path, **spec)
     assert sorted(first + second) == list(range(1, 2 * CLAIMS_PER_PROCESS + 1))
+
+
+# TOTP steps and recovery codes ----------------------------------------------------------
+
+
+async def enrolled_users(store: Store, count: int) -> list[str]:
+    """``count`` users, each with a TOTP secret whose last step is 1000."""
+    async with lease_adapter(store) as adapter:
+        users = [await adapter.create_user(AdapterUser(id=str(uuid.uuid4()))) for _ in range(count)]
+        for user in users:
+            await adapter.save_mfa(
+                MfaEnrolment(
+                    user_id=user.id,
+                    created=datetime.now(UTC),
+                    totp_secret="v1.secret",
+                    totp_last_step=1000,
+                )
+            )
+        return [user.id for user in users]
+
+
+async def last_steps(store: Store, users: list[str]) -> list[int | None]:
+    async with lease_adapter(store) as adapter:
+        found = [await adapter.get_mfa(user) for user in users]
+        return [None if enrolment is None else enrolment.totp_last_step for enrolment in found]
+
+
+def test_two_processes_using_one_totp_step_accept_it_once(
+    challenge_store: Store, tmp_path: Path
+) -> None:
+    """For each of 4 users, 20 concurrent ``use_totp_step`` calls with one step, 10 from
+    each of two processes: one call per user is accepted."""
+    users = run_isolated(lambda: enrolled_users(challenge_store, 4))
+    spec = {"users": users, "step": 1001, "calls": CLAIMS_PER_PROCESS}
+    first, second = race(challenge_store, "use-totp-steps", 2, tmp_path, **spec)
+    assert sorted(first + second) == sorted(users), "not one accepted call per user"
+    assert run_isolated(lambda: last_steps(challenge_store, users)) == [1001] * len(users)
+
+
+async def user_with_codes(store: Store, codes: list[str]) -> str:
+    async with lease_adapter(store) as adapter:
+        user = await adapter.create_user(AdapterUser(id=str(uuid.uuid4())))
+        await adapter.replace_recovery_codes(user.id, codes)
+        return user.id
+
+
+async def codes_left(store: Store, user: str) -> int:
+    async with lease_adapter(store) as adapter:
+        return int(await adapter.count_recovery_codes(user))
+
+
+def test_two_processes_using_recovery_codes_get_each_one_once(
+    challenge_store: Store, tmp_path: Path
+) -> None:
+    """For each of 5 codes of one user, 20 concurrent ``use_recovery_code`` calls, 10 from
+    each of two processes: each code is used by exactly one call, and none is left."""
+    codes = [hashlib.sha256(secrets.token_bytes(16)).hexdigest() for _ in range(5)]
+    user = run_isolated(lambda: user_with_codes(challenge_store, codes))
+    spec = {"user": user, "codes": codes, "calls": CLAIMS_PER_PROCESS}
+    first, second = race(challenge_store, "use-recovery-codes", 2, tmp_path, **spec)
+    assert sorted(first + second) == sorted(codes), "not one use per code"
+    assert run_isolated(lambda: codes_left(challenge_store, user)) == 0
 
 
 # Token refresh against a real OpenID provider ---------------------------------------------

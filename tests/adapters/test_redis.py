@@ -36,6 +36,7 @@ from authui.adapters.base import (
     Challenge,
     VerificationToken,
 )
+from authui.adapters.factors import MfaEnrolment, PasswordRecord, TrustedBrowser
 from authui.adapters.redis import DEFAULT_PREFIX, RedisAdapter
 from authui.testing import AdapterConformance
 from tests.adapters.conftest import RateLimitClock
@@ -426,6 +427,16 @@ async def test_key_layout(redis_client: Redis, rate_limit_clock: RateLimitClock)
         )
         await adapter.record_security_event(SecurityEvent(user_id=user.id, kind="sign-in", at=now))
         await adapter.bump_session_version(user.id)
+        password = PasswordRecord(user_id=user.id, hash="$argon2id$v=19$h", updated=now)
+        await adapter.set_password(password)
+        await adapter.save_mfa(
+            MfaEnrolment(user_id=user.id, created=now, totp_secret="v1.s", totp_last_step=9)
+        )
+        await adapter.replace_recovery_codes(user.id, ["c0" * 32])
+        browser = TrustedBrowser(
+            browser_id="br", user_id=user.id, created=now, expires=in_(timedelta(days=30))
+        )
+        await adapter.save_trusted_browser(browser)
 
         pai, cid = account.provider_account_id, authenticator.credential_id
         expected = {
@@ -445,6 +456,11 @@ async def test_key_layout(redis_client: Redis, rate_limit_clock: RateLimitClock)
             f"passkey-details:{cid}": "string",
             f"user-events:{user.id}": "list",
             f"session-version:{user.id}": "string",
+            f"password:{user.id}": "string",
+            f"mfa:{user.id}": "string",
+            f"recovery-codes:{user.id}": "set",
+            "trusted-browser:br": "string",
+            f"user-trusted-browsers:{user.id}": "zset",
         }
         assert await keys_under(redis_client, prefix) == set(expected)
         for key, kind in expected.items():
@@ -503,6 +519,30 @@ async def test_key_layout(redis_client: Redis, rate_limit_clock: RateLimitClock)
             "detail": {},
         }
         assert await redis_client.get(prefix + f"session-version:{user.id}") == b"1"
+        stored = json.loads(await redis_client.get(prefix + f"password:{user.id}") or "null")
+        assert stored == {"userId": user.id, "hash": "$argon2id$v=19$h", "updated": now.isoformat()}
+        stored = json.loads(await redis_client.get(prefix + f"mfa:{user.id}") or "null")
+        assert stored == {
+            "userId": user.id,
+            "created": now.isoformat(),
+            "totpSecret": "v1.s",
+            "totpLastStep": 9,
+            "passkey": False,
+        }
+        codes = await redis_client.smembers(prefix + f"recovery-codes:{user.id}")
+        assert codes == {b"c0" * 32}
+        stored = json.loads(await redis_client.get(prefix + "trusted-browser:br") or "null")
+        assert stored == {
+            "browserId": "br",
+            "userId": user.id,
+            "created": now.isoformat(),
+            "expires": browser.expires.isoformat(),
+            "userAgent": None,
+            "client": None,
+        }
+        expires_ms = (browser.expires - EPOCH) // timedelta(milliseconds=1)
+        index = prefix + f"user-trusted-browsers:{user.id}"
+        assert await redis_client.zrange(index, 0, -1, withscores=True) == [(b"br", expires_ms)]
     finally:
         await delete_prefixed(redis_client, prefix)
 
@@ -594,6 +634,65 @@ async def test_security_events_expire_days_after_the_newest(
         event = SecurityEvent(user_id="u", kind=f"e{n}", at=in_(timedelta(seconds=-n)))
         await adapter.record_security_event(event)
     assert await redis_client.llen(key) == SECURITY_EVENTS_KEPT
+
+
+async def test_trusted_browsers_expire_at_expires(
+    adapter: RedisAdapter, redis_client: Redis
+) -> None:
+    """A browser gets a TTL at its ``expires``, and its user's index one at the latest
+    ``expires`` of its browsers (``… GT``: a browser expiring sooner never shortens it);
+    saving a browser drops the index's expired entries, and one already expired is never
+    stored."""
+    user = await adapter.create_user(make_user())
+
+    def browser(browser_id: str, expires: datetime) -> TrustedBrowser:
+        return TrustedBrowser(
+            browser_id=browser_id, user_id=user.id, created=in_(ZERO), expires=expires
+        )
+
+    def ms(value: datetime) -> int:
+        return (value - EPOCH) // timedelta(milliseconds=1)
+
+    late, soon = in_(timedelta(days=30)), in_(timedelta(days=1))
+    index = adapter.user_trusted_browsers_key(user.id)
+    await adapter.save_trusted_browser(browser("late", late))
+    await adapter.save_trusted_browser(browser("soon", soon))
+    assert await redis_client.pexpiretime(adapter.trusted_browser_key("late")) == ms(late)
+    assert await redis_client.pexpiretime(adapter.trusted_browser_key("soon")) == ms(soon)
+    assert await redis_client.pexpiretime(index) == ms(late)
+    await redis_client.zadd(index, {"dropped": ms(in_(timedelta(seconds=-1)))})
+    await adapter.save_trusted_browser(browser("gone", in_(timedelta(seconds=-1))))
+    assert await redis_client.zrange(index, 0, -1) == [b"soon", b"late"]
+    assert {key for key in await keys_under(redis_client, adapter.prefix) if "browser" in key} == {
+        "trusted-browser:late",
+        "trusted-browser:soon",
+        f"user-trusted-browsers:{user.id}",
+    }
+    assert await adapter.delete_trusted_browsers(user.id) == 2
+    assert await keys_under(redis_client, adapter.prefix) == {
+        f"user:{user.id}",
+        f"user-by-email:{user.email}",
+    }
+
+
+async def test_delete_mfa_deletes_its_keys(adapter: RedisAdapter, redis_client: Redis) -> None:
+    user = await adapter.create_user(make_user())
+    now = datetime.now(UTC)
+    await adapter.set_password(PasswordRecord(user_id=user.id, hash="$h", updated=now))
+    await adapter.save_mfa(MfaEnrolment(user_id=user.id, created=now, passkey=True))
+    await adapter.replace_recovery_codes(user.id, ["a", "b"])
+    for browser_id in ("x", "y"):
+        await adapter.save_trusted_browser(
+            TrustedBrowser(
+                browser_id=browser_id, user_id=user.id, created=now, expires=in_(timedelta(days=1))
+            )
+        )
+    assert await adapter.delete_mfa(user.id)
+    assert await keys_under(redis_client, adapter.prefix) == {
+        f"user:{user.id}",
+        f"user-by-email:{user.email}",
+        f"password:{user.id}",
+    }
 
 
 async def test_a_lease_is_a_key_that_redis_drops_when_it_runs_out(
@@ -756,6 +855,16 @@ async def test_delete_user_removes_everything_of_theirs(
             )
         await adapter.record_security_event(SecurityEvent(user_id=user.id, kind="k", at=in_(ZERO)))
         await adapter.bump_session_version(user.id)
+        now = in_(ZERO)
+        await adapter.set_password(PasswordRecord(user_id=user.id, hash="$h", updated=now))
+        await adapter.save_mfa(MfaEnrolment(user_id=user.id, created=now, totp_secret="s"))
+        await adapter.replace_recovery_codes(user.id, ["a", "b"])
+        for _ in range(2):
+            await adapter.save_trusted_browser(
+                TrustedBrowser(
+                    browser_id=new_id(), user_id=user.id, created=now, expires=in_(timedelta(1))
+                )
+            )
 
     doomed, survivor = make_user(), make_user()
     await populate(survivor)

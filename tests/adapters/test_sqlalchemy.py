@@ -41,6 +41,7 @@ from authui.adapters.base import (
     Challenge,
     VerificationToken,
 )
+from authui.adapters.factors import MfaEnrolment, PasswordRecord, TrustedBrowser
 from authui.adapters.sql.migrations import (
     DEFAULT_VERSION_TABLE,
     LATEST_VERSION,
@@ -617,6 +618,8 @@ async def test_table_and_column_names_are_configurable(
         leases="refresh_leases",
         passkeys="passkey_names",
         security_events="account_activity",
+        passwords="password_hashes",
+        trusted_browsers="remembered_browsers",
         columns={**naming.columns, "sessions.expires": "expires_at_utc"},
     )
     adapter = await own_tables(naming)
@@ -671,6 +674,27 @@ async def test_table_and_column_names_are_configurable(
     }
     assert t.session_versions.name.endswith("_authui_session_versions")
     assert columns[t.session_versions.name] == {"user_id", "version"}
+    assert t.passwords.name.endswith("_password_hashes")
+    assert columns[t.passwords.name] == {"user_id", "hash", "updated"}
+    assert t.mfa.name.endswith("_authui_mfa")
+    assert columns[t.mfa.name] == {
+        "user_id",
+        "created",
+        "totp_secret",
+        "totp_last_step",
+        "passkey",
+    }
+    assert t.recovery_codes.name.endswith("_authui_recovery_codes")
+    assert columns[t.recovery_codes.name] == {"user_id", "code_hash"}
+    assert t.trusted_browsers.name.endswith("_remembered_browsers")
+    assert columns[t.trusted_browsers.name] == {
+        "browser_id",
+        "user_id",
+        "created",
+        "expires",
+        "user_agent",
+        "client",
+    }
 
     user = await adapter.create_user(make_user())
     await adapter.link_account(make_account(user.id))
@@ -693,6 +717,12 @@ async def test_table_and_column_names_are_configurable(
     )
     await adapter.record_security_event(SecurityEvent(user_id=user.id, kind="sign-in", at=now))
     await adapter.bump_session_version(user.id)
+    await adapter.set_password(PasswordRecord(user_id=user.id, hash="$argon2id$h", updated=now))
+    await adapter.save_mfa(MfaEnrolment(user_id=user.id, created=now, totp_secret="s"))
+    await adapter.replace_recovery_codes(user.id, ["c" * 64])
+    browser = TrustedBrowser(browser_id="b", user_id=user.id, created=now, expires=in_days(1))
+    await adapter.save_trusted_browser(browser)
+    assert await adapter.list_trusted_browsers(user.id) == [browser]
     assert await adapter.list_user_sessions(user.id) == [
         UserSession(session=session, details=details)
     ]
@@ -922,6 +952,37 @@ async def test_old_security_events_are_deleted_once_a_minute(
     assert await stored() == ["c", "d"]
 
 
+async def test_expired_trusted_browsers_are_deleted_once_a_minute(
+    own_tables: Callable[..., Awaitable[SQLAlchemyAdapter]],
+) -> None:
+    """Saving a trusted browser deletes the rows past their ``expires``, at most once a
+    minute per adapter; an expired row left until then is neither found nor listed."""
+    first = await own_tables()
+    table = first.tables.trusted_browsers
+    user = await first.create_user(make_user())
+
+    async def stored() -> list[str]:
+        async with first.engine.connect() as conn:
+            return sorted((await conn.execute(select(table.c.browser_id))).scalars())
+
+    def browser(browser_id: str, expires: datetime) -> TrustedBrowser:
+        return TrustedBrowser(
+            browser_id=browser_id, user_id=user.id, created=in_days(-1), expires=expires
+        )
+
+    expired, current = in_days(-1 / 86400), in_days(1)
+    await first.save_trusted_browser(browser("a", expired))  # swept with the first save
+    assert await stored() == []
+    await first.save_trusted_browser(browser("b", expired))  # swept less than a minute ago
+    await first.save_trusted_browser(browser("c", current))
+    assert await stored() == ["b", "c"]
+    assert await first.get_trusted_browser("b") is None
+    assert [b.browser_id for b in await first.list_trusted_browsers(user.id)] == ["c"]
+    async with SQLAlchemyAdapter(first.engine.url, naming=first.naming) as second:
+        await second.save_trusted_browser(browser("d", current))
+    assert await stored() == ["c", "d"]
+
+
 async def test_a_users_sessions_are_listed_with_one_query(
     own_tables: Callable[..., Awaitable[SQLAlchemyAdapter]],
 ) -> None:
@@ -1022,6 +1083,10 @@ def own_indexes(naming: SQLNaming) -> dict[str, list[list[str]]]:
         naming.passkeys: [["user_id"]],
         naming.security_events: [["at"], ["user_id"]],
         naming.session_versions: [],
+        naming.passwords: [],
+        naming.mfa: [],
+        naming.recovery_codes: [],
+        naming.trusted_browsers: [["expires"], ["user_id"]],
     }
 
 
@@ -1030,8 +1095,9 @@ def test_authui_db_upgrade_adds_authuis_own_tables(
 ) -> None:
     """A database at version 2 (before authui's own tables) gets ``rate_limits`` (version
     3), ``authui_challenges`` (version 4), ``authui_leases`` (version 5), each with its
-    index on ``expires``, and the account center's tables with their indexes (version 6)
-    from ``authui db upgrade``, and ``authui db status`` says so."""
+    index on ``expires``, the account center's tables with their indexes (version 6) and
+    those of password accounts and multi-factor authentication (version 7) from ``authui
+    db upgrade``, and ``authui db status`` says so."""
     url, schema = server
     prefix = unique("v") + "_"
     naming = SQLNaming(schema=schema).prefixed(prefix)
@@ -1052,14 +1118,14 @@ def test_authui_db_upgrade_adds_authuis_own_tables(
             used = await adapter.use_challenge(challenge.key)
             return counts, used, await adapter.claim_lease("k", 60), await indexes_of(adapter, own)
 
-    assert LATEST_VERSION == 6
+    assert LATEST_VERSION == 7
     try:
         assert run(at_version_2) == {}
-        assert "at version 2 of 6: 4 migrations pending" in db("status")
+        assert "at version 2 of 7: 5 migrations pending" in db("status")
         upgraded = db("upgrade")
         steps = "; ".join(f"{m.version}: {m.description}" for m in MIGRATIONS[2:])
-        assert f"upgraded from version 2 to 6 ({steps})" in upgraded
-        assert "up to date at version 6" in db("status")
+        assert f"upgraded from version 2 to 7 ({steps})" in upgraded
+        assert "up to date at version 7" in db("status")
         counts, used, holder, found = run(use_them)
         assert counts == [1, 2]
         assert used is not None
@@ -1117,13 +1183,98 @@ def test_a_database_of_the_previous_version_gets_the_account_center(
         rows = run(previous_version)
         if made_by == "create_all":
             assert "adopted the existing tables as version 1" in db("init", "--adopt")
-            assert "upgraded from version 1 to 6" in db("upgrade")
+            assert "upgraded from version 1 to 7" in db("upgrade")
         else:
-            assert "at version 5 of 6: 1 migration pending" in db("status")
+            assert "at version 5 of 7: 2 migrations pending" in db("status")
             upgraded = db("upgrade")
-            assert f"upgraded from version 5 to 6 (6: {MIGRATIONS[5].description})" in upgraded
+            steps = "; ".join(f"{m.version}: {m.description}" for m in MIGRATIONS[5:])
+            assert f"upgraded from version 5 to 7 ({steps})" in upgraded
         assert run(lambda: after(rows)) == rows
-        assert "up to date at version 6" in db("status")
+        assert "up to date at version 7" in db("status")
+    finally:
+        run(lambda: drop_versioned(url, naming, prefix))
+
+
+@pytest.mark.parametrize("made_by", ["init", "create_all"])
+def test_a_database_of_version_6_gets_passwords_and_second_factors(
+    server: tuple[str, str | None], capsys: pytest.CaptureFixture[str], made_by: str
+) -> None:
+    """Version 6 with rows in it, the account center's among them (``init``), or an
+    unversioned database made by version 6's ``create_all`` (every table but those of
+    password accounts and multi-factor authentication): ``authui db upgrade`` (after
+    ``init --adopt`` for the second) adds those four tables with their indexes and keeps
+    every row; the users have no password and no second factor until they set them."""
+    url, schema = server
+    prefix = unique("f") + "_"
+    naming = SQLNaming(schema=schema).prefixed(prefix)
+    db = cli_for(url, schema, prefix, capsys)
+    factors = (naming.passwords, naming.mfa, naming.recovery_codes, naming.trusted_browsers)
+
+    async def version_6() -> dict[str, Any]:
+        async with SQLAlchemyAdapter(url, naming=naming) as adapter:
+            if made_by == "init":
+                migrator = SchemaMigrator(adapter, version_table=prefix + DEFAULT_VERSION_TABLE)
+                await migrator.init(target=6)
+            else:
+                await adapter.create_all()
+                async with adapter.engine.begin() as conn:
+                    for table in adapter.tables.factors:
+                        await conn.run_sync(table.drop)
+            assert await indexes_of(adapter, factors) == {}
+            user = await adapter.create_user(make_user())
+            account = await adapter.link_account(make_account(user.id))
+            session = AdapterSession(session_token="s", user_id=user.id, expires=in_days(1))
+            await adapter.create_session(session)
+            details = dataclasses.replace(details_of("s", session.expires), user_id=user.id)
+            await adapter.save_session_details(details)
+            await adapter.bump_session_version(user.id)
+            event = SecurityEvent(user_id=user.id, kind="sign-in", at=in_days(0))
+            await adapter.record_security_event(event)
+            return {
+                "user": user,
+                "account": account,
+                "sessions": [UserSession(session=session, details=details)],
+                "version": 1,
+                "events": [event],
+            }
+
+    async def after(rows: dict[str, Any]) -> dict[str, Any]:
+        async with SQLAlchemyAdapter(url, naming=naming) as adapter:
+            user = rows["user"]
+            stored = {
+                "user": await adapter.get_user(user.id),
+                "account": await adapter.get_account(rows["account"].provider_account_id, "github"),
+                "sessions": await adapter.list_user_sessions(user.id),
+                "version": await adapter.get_session_version(user.id),
+                "events": await adapter.list_security_events(user.id),
+            }
+            assert await adapter.get_password(user.id) is None
+            assert await adapter.get_mfa(user.id) is None
+            assert await adapter.count_recovery_codes(user.id) == 0
+            now = datetime.now(UTC)
+            password = PasswordRecord(user_id=user.id, hash="$argon2id$h", updated=now)
+            assert await adapter.set_password(password)
+            assert await adapter.get_password(user.id) == password
+            await adapter.save_trusted_browser(
+                TrustedBrowser(browser_id="b", user_id=user.id, created=now, expires=in_days(1))
+            )
+            found = await indexes_of(adapter, factors)
+            assert {table: sorted(columns) for table, columns in found.items()} == {
+                table: columns for table, columns in own_indexes(naming).items() if table in factors
+            }
+            return stored
+
+    try:
+        rows = run(version_6)
+        if made_by == "create_all":
+            assert "adopted the existing tables as version 1" in db("init", "--adopt")
+            assert "upgraded from version 1 to 7" in db("upgrade")
+        else:
+            assert "at version 6 of 7: 1 migration pending" in db("status")
+            upgraded = db("upgrade")
+            assert f"upgraded from version 6 to 7 (7: {MIGRATIONS[6].description})" in upgraded
+        assert run(lambda: after(rows)) == rows
+        assert "up to date at version 7" in db("status")
     finally:
         run(lambda: drop_versioned(url, naming, prefix))
 

@@ -19,9 +19,11 @@ from authui.actions.account import (
     email_change,
     overview,
     passkeys,
+    password,
     profile,
     reauthenticate,
     sessions,
+    two_factor,
 )
 from authui.actions.account.gate import NEEDED_FOR, Holder, page_url
 from authui.actions.account.outcome import NOTICES, Outcome, refused, wants_json
@@ -47,6 +49,8 @@ PAGES: dict[str, Page] = {
         profile.PAGE,
         connections.PAGE,
         passkeys.PAGE,
+        password.PAGE,
+        two_factor.PAGE,
         sessions.PAGE,
         activity_page.PAGE,
         delete.PAGE,

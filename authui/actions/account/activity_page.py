@@ -32,6 +32,18 @@ LABELS: Mapping[str, str] = {
     activity.EMAIL_CHANGED: "Email address changed",
     activity.PROFILE_CHANGED: "Profile changed",
     activity.SESSIONS_ENDED: "Sessions signed out",
+    activity.SIGN_UP: "Signed up with a password",
+    activity.PASSWORD_SET: "Password set",
+    activity.PASSWORD_CHANGED: "Password changed",
+    activity.PASSWORD_RESET: "Password reset by an emailed link",
+    activity.PASSWORD_REMOVED: "Password removed",
+    activity.MFA_ON: "Two-step verification turned on",
+    activity.MFA_OFF: "Two-step verification turned off",
+    activity.MFA_FAILED: "Second step refused",
+    activity.RECOVERY_CODES_MADE: "New recovery codes made",
+    activity.RECOVERY_CODE_USED: "Recovery code used",
+    activity.BROWSER_TRUSTED: "Browser trusted to skip the second step",
+    activity.TRUSTED_BROWSERS_REVOKED: "Trusted browsers revoked",
 }
 """What the page calls each kind of event."""
 

@@ -32,6 +32,18 @@ NOTICES: Mapping[str, str] = {
     "others-ended": "Every other session is signed out.",
     "everywhere-ended": "Every other browser is signed out within {delay}.",
     "reauthenticated": "You signed in again; go on with what you were doing.",
+    "password-set": "Your password is set.",
+    "password-changed": "Your password is changed, and every other browser signed out.",
+    "password-removed": "Your password is removed.",
+    "totp-started": "Scan the QR code with your authenticator app, then type the code it shows.",
+    "totp-cancelled": "The set-up is cancelled; nothing was changed.",
+    "mfa-on": "Two-step verification is on. Save your recovery codes now: they are shown "
+    "only this once.",
+    "mfa-updated": "Your two-step verification is updated.",
+    "mfa-off": "Two-step verification is off.",
+    "recovery-made": "New recovery codes are made, and the old ones no longer work. Save "
+    "them now: they are shown only this once.",
+    "trust-revoked": "Trust is revoked: those browsers ask for the second step again.",
 }
 """The success messages a page shows, by the ``notice`` key of its URL. Their parameters
 come from the server (``{delay}``: the configured ``update_age``), never from the URL."""
@@ -51,6 +63,8 @@ class Outcome:
         values: The submitted values to show again in the form (never secrets).
         cookies: Cookies to set with the answer.
         leave: A URL to send the browser to instead of the page (a deleted account).
+        stay: Answer a browser's success with the page itself, not a redirect: it shows
+            what is shown once (new recovery codes, in ``data``).
     """
 
     failed: bool = False
@@ -63,6 +77,7 @@ class Outcome:
     values: dict[str, str] = field(default_factory=dict)
     cookies: list[Cookie] = field(default_factory=list)
     leave: str | None = None
+    stay: bool = False
 
     def json(self) -> dict[str, Any]:
         """The JSON answer: ``failed``, ``fieldErrors``, ``formErrors``, then ``data``

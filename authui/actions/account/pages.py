@@ -98,10 +98,13 @@ async def render(
         return InternalResponse.json(200, data, cookies=cookies)
     if outcome is not None and outcome.leave is not None:
         return InternalResponse(redirect=outcome.leave, cookies=cookies)
-    if posted and outcome is not None and not outcome.failed and not htmx.is_htmx(ctx.request):
+    succeeded = outcome is not None and not outcome.failed and not outcome.stay
+    if posted and outcome is not None and succeeded and not htmx.is_htmx(ctx.request):
         target = page_url(ctx, page.name)
-        if outcome.notice:
-            target = with_query(target, {"notice": outcome.notice})
+        back = ctx.query.get("callbackUrl")
+        params = {k: v for k, v in (("notice", outcome.notice), ("callbackUrl", back)) if v}
+        if params:
+            target = with_query(target, params)
         return InternalResponse(redirect=target, cookies=cookies)
     if posted:  # what the action changed shows
         fresh: AdapterUser | None = await holder.adapter.call(
@@ -159,6 +162,7 @@ def _common(
         "form_errors": shown.form_errors,
         "field_errors": shown.field_errors,
         "values": shown.values,
+        "once": shown.data if shown.stay else {},
         "when": when,
     }
 

@@ -25,6 +25,7 @@ from authui.actions.account.outcome import Outcome, done, refused
 from authui.actions.account.pages import Page, iso
 from authui.actions.account.ways import passkey_provider, user_passkeys, ways_in
 from authui.actions.activity import PASSKEY_DELETED, PASSKEY_RENAMED, record
+from authui.actions.mfa.gate import enrolment
 from authui.adapters.account import MAX_PASSKEY_NAME, PasskeyChanges, PasskeyDetails
 from authui.adapters.base import AdapterAuthenticator
 from authui.context import Context
@@ -115,6 +116,12 @@ async def _delete(ctx: Context, holder: Holder, passkey: AdapterAuthenticator) -
             "This passkey is your only way to sign in: add another one before you delete it.",
             status=409,
         )
+    if await _only_second_step(ctx, holder):
+        return refused(
+            "Your passkeys are your only second step of signing in: set up an authenticator "
+            "app, or turn two-step verification off, before you delete the last one.",
+            status=409,
+        )
     details = (await _details(holder)).get(passkey.credential_id)
     await holder.adapter.call("delete_authenticator", NEEDED_FOR, passkey.credential_id)
     provider = passkey_provider(ctx.options)
@@ -125,6 +132,15 @@ async def _delete(ctx: Context, holder: Holder, passkey: AdapterAuthenticator) -
     name = details.name if details else translate("Passkey")
     await record(ctx, holder.user.id, PASSKEY_DELETED, detail={"passkey": name})
     return done("passkey-deleted")
+
+
+async def _only_second_step(ctx: Context, holder: Holder) -> bool:
+    """Whether this is the user's last passkey, and passkeys their only second factor (the
+    recovery codes alone would be left)."""
+    factors = await enrolment(ctx, holder.user.id)
+    if factors is None or not factors.passkey or factors.totp_secret is not None:
+        return False
+    return len(await user_passkeys(ctx, holder)) <= 1
 
 
 async def act(ctx: Context, holder: Holder) -> Outcome:

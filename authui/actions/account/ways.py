@@ -1,9 +1,10 @@
 """The ways a user can sign in, so that the account center never removes the last one.
 
 Counted: each linked account of a configured OAuth or OpenID provider, each passkey (with a
-passkey provider configured), and sign-in links to the user's address (with an email
-provider configured). A credentials provider is not counted: whether the user has
-credentials is the app's to know.
+passkey provider configured), sign-in links to the user's address (with an email
+provider configured), and the user's password (with a password provider configured). A
+credentials provider is not counted: whether the user has credentials is the app's to
+know.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from authui.context import Context
 from authui.options import Options
 from authui.providers.email import EmailProvider
 from authui.providers.oauth import OAuthProvider
+from authui.providers.password import Password
 from authui.providers.webauthn import WebAuthnProvider
 
 
@@ -26,10 +28,11 @@ class WaysIn:
     accounts: list[AdapterAccount]
     passkeys: list[AdapterAuthenticator]
     email: bool
+    password: bool = False
 
     @property
     def count(self) -> int:
-        return len(self.accounts) + len(self.passkeys) + int(self.email)
+        return len(self.accounts) + len(self.passkeys) + int(self.email) + int(self.password)
 
 
 def passkey_provider(options: Options) -> WebAuthnProvider | None:
@@ -66,4 +69,17 @@ async def user_passkeys(ctx: Context, holder: Holder) -> list[AdapterAuthenticat
 async def ways_in(ctx: Context, holder: Holder) -> WaysIn:
     """Every way the user can sign in (see the module's docstring)."""
     email = bool(holder.user.email) and email_provider(ctx.options) is not None
-    return WaysIn(await linked_accounts(ctx, holder), await user_passkeys(ctx, holder), email)
+    accounts, passkeys = await linked_accounts(ctx, holder), await user_passkeys(ctx, holder)
+    return WaysIn(accounts, passkeys, email, await has_password(ctx, holder))
+
+
+def password_provider(options: Options) -> Password | None:
+    """The configuration's password provider, if any."""
+    return next((p for p in options.providers.values() if isinstance(p, Password)), None)
+
+
+async def has_password(ctx: Context, holder: Holder) -> bool:
+    """Whether the user has a password (with a password provider configured)."""
+    if password_provider(ctx.options) is None or not holder.can("get_password"):
+        return False
+    return await holder.adapter.call("get_password", NEEDED_FOR, holder.user.id) is not None

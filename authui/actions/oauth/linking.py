@@ -26,6 +26,7 @@ from typing import Any
 
 from authui.actions.activity import ACCOUNT_LINKED, record
 from authui.actions.oauth.callback import Authorized
+from authui.actions.password.common import forget_unproven_password
 from authui.adapters.base import AdapterAccount, AdapterUser, user_record
 from authui.callbacks import emit
 from authui.context import Context
@@ -110,7 +111,14 @@ async def decide(ctx: Context, provider: OAuthProvider, authorized: Authorized) 
                 f"{provider.id} allows linking by email, but does not say this email "
                 "address is verified, so it is not linked"
             )
-        return Linking(user_record(owner), False, _linker(ctx, provider, authorized, owner))
+        link = _linker(ctx, provider, authorized, owner)
+
+        async def store() -> dict[str, Any]:
+            assert adapter is not None
+            await forget_unproven_password(adapter, owner)
+            return await link()
+
+        return Linking(user_record(owner), False, store)
     new_user = AdapterUser(
         id=str(uuid.uuid4()),
         email=email,

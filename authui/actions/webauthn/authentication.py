@@ -4,6 +4,7 @@ check of its answer (the challenge spent, the signature verified, the counter mo
 from __future__ import annotations
 
 import base64
+from dataclasses import dataclass
 from typing import Any
 
 from authui.actions.finish import finish_sign_in
@@ -48,14 +49,22 @@ def options(ctx: Context, provider: WebAuthnProvider, known: list[AdapterAuthent
     return Offer(options_json(requested), requested.challenge, {})
 
 
-async def verify(
+@dataclass(frozen=True, slots=True)
+class Proven:
+    """A passkey answer that verified: the passkey and its owner."""
+
+    passkey: AdapterAuthenticator
+    owner: AdapterUser
+
+
+async def check(
     ctx: Context, provider: WebAuthnProvider, adapter: AdapterCalls, credential: dict[str, Any]
-) -> InternalResponse:
-    """Check the browser's signature with a stored passkey and sign its owner in.
+) -> Proven:
+    """Check the browser's signature with a stored passkey: the challenge is spent, the
+    counter moved on, and the passkey's owner returned.
 
     Raises:
         WebAuthnVerificationError: An unknown passkey, or an answer that does not verify.
-        AccountNotLinked: The passkey belongs to another user than the signed-in one.
     """
     from webauthn import verify_authentication_response
     from webauthn.helpers.exceptions import WebAuthnException
@@ -94,13 +103,28 @@ async def verify(
     )
     if owner is None:
         raise AuthError("The passkey's account or user is gone")
+    return Proven(stored, owner)
+
+
+async def verify(
+    ctx: Context, provider: WebAuthnProvider, adapter: AdapterCalls, credential: dict[str, Any]
+) -> InternalResponse:
+    """Check the browser's signature with a stored passkey (``check``) and sign its owner
+    in.
+
+    Raises:
+        WebAuthnVerificationError: An unknown passkey, or an answer that does not verify.
+        AccountNotLinked: The passkey belongs to another user than the signed-in one.
+    """
+    proven = await check(ctx, provider, adapter, credential)
+    owner = proven.owner
     current = await signed_in_user(ctx, adapter, NEEDED_FOR)
     if current is not None and current.id != owner.id:
         raise AccountNotLinked("The passkey belongs to another user than the signed-in one")
     return await finish_sign_in(
         ctx,
         user=user_record(owner),
-        account=account_json(provider, stored.provider_account_id, owner.id),
+        account=account_json(provider, proven.passkey.provider_account_id, owner.id),
         is_new_user=False,
         keep_session=current is not None,
     )

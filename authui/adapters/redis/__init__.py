@@ -36,6 +36,11 @@ field names are the Auth.js ones (``emailVerified``, ``userId``, ``providerAccou
     passkey-details:<credentialID>            passkey details (JSON)
     user-events:<userId>                      LIST of security events (JSON), newest first
     session-version:<userId>                  the user's session version (an integer)
+    password:<userId>                         the user's password record (JSON)
+    mfa:<userId>                              the user's MFA enrolment (JSON)
+    recovery-codes:<userId>                   SET of the hashes of the user's recovery codes
+    trusted-browser:<browserId>               trusted browser (JSON), TTL at its expires
+    user-trusted-browsers:<userId>            ZSET of trusted browser ids, scored by expiry (ms)
 
 Sessions, verification tokens and challenges get a TTL at their ``expires`` (``SET …
 PXAT``), so Redis drops them by itself once they expire; ``update_session`` moves it.
@@ -68,6 +73,18 @@ user's ``user-authenticators:`` list (details are kept for stored passkeys), and
 ``SECURITY_EVENTS_KEPT`` (``LTRIM``) and expire ``SECURITY_EVENT_DAYS`` after their newest
 event; listing leaves out events older than that. ``session-version:`` keys count with
 ``INCR``, so of concurrent ``bump_session_version`` calls each gets a version of its own.
+
+So are the keys of password accounts and multi-factor authentication. A write of a
+user's ``password:``, ``mfa:``, ``recovery-codes:`` or ``trusted-browser:`` key runs in a
+transaction watching the user's key, and refuses a user that is not there, so none
+outlives ``delete_user``. ``set_password`` with ``replaces`` compares and sets in a
+transaction watching the ``password:`` key, ``use_totp_step`` in one watching the ``mfa:``
+key, and ``use_recovery_code`` is one ``SREM``: of concurrent calls exactly one wins.
+``trusted-browser:`` keys expire at their ``expires`` (``SET … PXAT``); the user's
+``user-trusted-browsers:`` index, which ``list_trusted_browsers``,
+``delete_trusted_browsers``, ``delete_mfa`` and ``delete_user`` read, drops its expired
+entries when a browser is saved and expires with the last of its browsers. ``delete_mfa``
+deletes the enrolment, the codes and the browsers in one Lua script.
 
 The per-user indexes live in their own namespaces (``user-accounts:`` rather than
 ``account:user:``) so that no id, email or provider can make one key look like another;

@@ -1,6 +1,7 @@
-"""``RedisKeys``: the names of the keys holding Auth.js's records, the per-user indexes and
-the account center's records, which ``delete_user`` deletes with the user (the package
-docstring shows the whole layout)."""
+"""``RedisKeys``: the names of the keys holding Auth.js's records, the per-user indexes, the
+account center's records and those of password accounts and multi-factor authentication,
+which ``delete_user`` deletes with the user (the package docstring shows the whole
+layout)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from authui.adapters.redis.store import RedisStore, escape
 
 
 class RedisKeys(RedisStore):
-    """The key of every Auth.js record, per-user index and account center record, each
-    starting with the prefix."""
+    """The key of every Auth.js record, per-user index, account center record and record of
+    password accounts and multi-factor authentication, each starting with the prefix."""
 
     def user_key(self, user_id: str) -> str:
         """``<prefix>user:<id>``: the user's JSON."""
@@ -68,6 +69,29 @@ class RedisKeys(RedisStore):
     def session_version_key(self, user_id: str) -> str:
         """``<prefix>session-version:<userId>``: the user's session version."""
         return f"{self._prefix}session-version:{user_id}"
+
+    def password_key(self, user_id: str) -> str:
+        """``<prefix>password:<userId>``: the user's password record (JSON)."""
+        return f"{self._prefix}password:{user_id}"
+
+    def mfa_key(self, user_id: str) -> str:
+        """``<prefix>mfa:<userId>``: the user's MFA enrolment (JSON)."""
+        return f"{self._prefix}mfa:{user_id}"
+
+    def recovery_codes_key(self, user_id: str) -> str:
+        """``<prefix>recovery-codes:<userId>``: set of the hashes of the user's recovery
+        codes."""
+        return f"{self._prefix}recovery-codes:{user_id}"
+
+    def trusted_browser_key(self, browser_id: str) -> str:
+        """``<prefix>trusted-browser:<browserId>``: the trusted browser (JSON), expiring at
+        its ``expires``."""
+        return f"{self._prefix}trusted-browser:{browser_id}"
+
+    def user_trusted_browsers_key(self, user_id: str) -> str:
+        """``<prefix>user-trusted-browsers:<userId>``: sorted set of the user's trusted
+        browser ids by expiry (ms), expiring with the last of them."""
+        return f"{self._prefix}user-trusted-browsers:{user_id}"
 
 
 def account_member(provider: str, provider_account_id: str) -> str:

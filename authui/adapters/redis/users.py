@@ -18,7 +18,8 @@ from authui.adapters.token_refresh import account_changes
 
 class RedisUsers(RedisKeys):
     """Auth.js's user and account methods; ``delete_user`` also deletes the user's
-    sessions and authenticators, and what the account center keeps of the user."""
+    sessions and authenticators, what the account center keeps of the user, and their
+    password, MFA enrolment, recovery codes and trusted browsers."""
 
     # Users ----------------------------------------------------------------------------
 
@@ -99,14 +100,16 @@ class RedisUsers(RedisKeys):
         return await self._transaction(step, user_key)
 
     async def delete_user(self, user_id: str) -> AdapterUser | None:
-        """Delete the user with its email index, sessions, accounts and authenticators, and
+        """Delete the user with its email index, sessions, accounts and authenticators,
         what the account center keeps of them (session and passkey details, security
-        events; not the session version), in one transaction; return the user, or ``None``
-        if there was none."""
+        events; not the session version), and their password, MFA enrolment, recovery
+        codes and trusted browsers, in one transaction; return the user, or ``None`` if
+        there was none."""
         user_key = self.user_key(user_id)
         accounts_key = self.user_accounts_key(user_id)
         sessions_key = self.user_sessions_key(user_id)
         authenticators_key = self.user_authenticators_key(user_id)
+        browsers_key = self.user_trusted_browsers_key(user_id)
 
         async def step(pipe: Pipeline) -> AdapterUser | None:
             user = load(AdapterUser, await pipe.get(user_key))
@@ -117,8 +120,12 @@ class RedisUsers(RedisKeys):
             accounts = texts(await pipe.smembers(accounts_key))
             sessions = texts(await pipe.zrange(sessions_key, 0, -1))
             authenticators = texts(await pipe.lrange(authenticators_key, 0, -1))
-            keys = [user_key, accounts_key, sessions_key, authenticators_key]
+            browsers = texts(await pipe.zrange(browsers_key, 0, -1))
+            keys = [user_key, accounts_key, sessions_key, authenticators_key, browsers_key]
             keys.append(self.user_events_key(user_id))
+            keys += [self.password_key(user_id), self.mfa_key(user_id)]
+            keys.append(self.recovery_codes_key(user_id))
+            keys += [self.trusted_browser_key(browser_id) for browser_id in browsers]
             keys += [f"{self._prefix}account:{member}" for member in accounts]
             keys += [self.session_key(token) for token in sessions]
             keys += [self.session_details_key(token) for token in sessions]
@@ -130,7 +137,7 @@ class RedisUsers(RedisKeys):
             return user
 
         return await self._transaction(
-            step, user_key, accounts_key, sessions_key, authenticators_key
+            step, user_key, accounts_key, sessions_key, authenticators_key, browsers_key
         )
 
     @staticmethod

@@ -1,6 +1,6 @@
 """``SQLAlchemyAdapter``: every adapter method over SQLAlchemy 2's async engine; authui's
-own methods come from ``SQLAccountCenter`` and ``SQLExtensions``, the engine and
-transactions from ``SQLStore``."""
+own methods come from ``SQLAccountCenter``, ``SQLFactors`` and ``SQLExtensions``, the
+engine and transactions from ``SQLStore``."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from authui.adapters.base import (
 )
 from authui.adapters.sql.account import SQLAccountCenter
 from authui.adapters.sql.extensions import SQLExtensions
+from authui.adapters.sql.factors import SQLFactors
 from authui.adapters.sql.records import (
     account_from,
     authenticator_from,
@@ -37,7 +38,7 @@ from authui.adapters.token_refresh import account_changes
 _USER_FIELDS = frozenset(UserChanges.__annotations__)
 
 
-class SQLAlchemyAdapter(SQLAccountCenter, SQLExtensions):
+class SQLAlchemyAdapter(SQLAccountCenter, SQLFactors, SQLExtensions):
     """Users, accounts, database sessions, sign-in tokens and passkeys in a SQL database,
     in the Auth.js SQL schema by default.
 
@@ -77,11 +78,15 @@ class SQLAlchemyAdapter(SQLAccountCenter, SQLExtensions):
     ``use_challenge`` keep ``authui_challenges`` (version 4), ``claim_lease`` and
     ``release_lease`` keep ``authui_leases`` (version 5), and the account center keeps
     ``authui_session_details``, ``authui_passkeys``, ``authui_security_events`` and
-    ``authui_session_versions`` (version 6). Creating and upgrading the tables runs
+    ``authui_session_versions`` (version 6), and password accounts and multi-factor
+    authentication keep ``authui_passwords``, ``authui_mfa``, ``authui_recovery_codes``
+    and ``authui_trusted_browsers`` (version 7). Creating and upgrading the tables runs
     without the statement time limit. ``update_account``, ``delete_user_sessions`` and
     ``delete_authenticator``, authui's extensions too, write Auth.js's own tables, in
     their existing columns. ``delete_session`` and ``delete_user`` also delete what the
-    account center keeps of the sessions and the user, so version 6 must be there.
+    account center keeps of the sessions and the user, so version 6 must be there, and
+    ``delete_user`` what password accounts and multi-factor authentication keep of the
+    user, so version 7 must be there too.
     """
 
     # -- users ---------------------------------------------------------------------------
@@ -186,19 +191,25 @@ class SQLAlchemyAdapter(SQLAccountCenter, SQLExtensions):
         return user_from(users, row)
 
     async def delete_user(self, user_id: str) -> AdapterUser | None:
-        """Delete the user with their sessions, accounts and passkeys, and what the account
-        center keeps of them but their session version, in one transaction."""
+        """Delete the user with their sessions, accounts and passkeys, what the account
+        center keeps of them but their session version, and their password, MFA
+        enrolment, recovery codes and trusted browsers, in one transaction.
+
+        The user's row goes first: a concurrent write of the user's password or second
+        factors (which locks that row, see ``SQLFactors``) is then either refused or
+        waited for, and what it wrote deleted."""
         key = self._user_key(user_id)
         if key is None:
             return None
         t = self.tables
         async with self._transaction() as conn:
+            row = await delete_returning(conn, t.users, t.users.c.id == key)
             kept = t.session_versions
-            for table in (t.sessions, t.accounts, t.authenticators, *t.account_center):
+            dependents = (t.sessions, t.accounts, t.authenticators, *t.account_center, *t.factors)
+            for table in dependents:
                 if table is kept:
                     continue
                 await conn.execute(delete(table).where(table.c.user_id == key))
-            row = await delete_returning(conn, t.users, t.users.c.id == key)
         return user_from(t.users, row) if row else None
 
     # -- accounts ------------------------------------------------------------------------

@@ -6,8 +6,10 @@ token fields), so one database serves an Auth.js app and an authui app side by s
 authui adds tables Auth.js does not have, whose names are configurable too:
 ``rate_limits`` (the counts of ``increment_rate_limit``), ``authui_challenges`` (the
 WebAuthn challenges of ``create_challenge``), ``authui_leases`` (the leases of
-``claim_lease``), and the account center's ``authui_session_details``,
-``authui_passkeys``, ``authui_security_events`` and ``authui_session_versions``.
+``claim_lease``), the account center's ``authui_session_details``,
+``authui_passkeys``, ``authui_security_events`` and ``authui_session_versions``, and those
+of password accounts and multi-factor authentication: ``authui_passwords``,
+``authui_mfa``, ``authui_recovery_codes`` and ``authui_trusted_browsers``.
 """
 
 from __future__ import annotations
@@ -83,6 +85,11 @@ class SQLNaming:
         security_events: authui's table of what happened to each account.
         session_versions: authui's table of each user's session version ("sign out
             everywhere" with JWT sessions). These four keep their columns' names too.
+        passwords: authui's table of password hashes, one per user.
+        mfa: authui's table of enrolments in multi-factor authentication.
+        recovery_codes: authui's table of the hashes of MFA recovery codes.
+        trusted_browsers: authui's table of browsers where the second factor is not
+            asked again for a while. These four keep their columns' names too.
         columns: Column renames, from the Auth.js column name to yours. A bare name
             (``"userId"``) renames it in every table; one qualified by the Auth.js table
             name (``"accounts.userId"``) only there, and wins over a bare one.
@@ -105,6 +112,10 @@ class SQLNaming:
     passkeys: str = "authui_passkeys"
     security_events: str = "authui_security_events"
     session_versions: str = "authui_session_versions"
+    passwords: str = "authui_passwords"
+    mfa: str = "authui_mfa"
+    recovery_codes: str = "authui_recovery_codes"
+    trusted_browsers: str = "authui_trusted_browsers"
     columns: Mapping[str, str] = field(default_factory=dict, hash=False)
     schema: str | None = None
 
@@ -140,6 +151,10 @@ class SQLNaming:
             passkeys=prefix + self.passkeys,
             security_events=prefix + self.security_events,
             session_versions=prefix + self.session_versions,
+            passwords=prefix + self.passwords,
+            mfa=prefix + self.mfa,
+            recovery_codes=prefix + self.recovery_codes,
+            trusted_browsers=prefix + self.trusted_browsers,
         )
 
     def table(self, authjs_table: str) -> str:

@@ -21,6 +21,7 @@ from authui.adapters.base import (
     AdapterUser,
     VerificationToken,
 )
+from authui.adapters.factors import MfaEnrolment, PasswordRecord, TrustedBrowser
 from authui.adapters.sql.schema import to_utc
 
 
@@ -163,4 +164,33 @@ def security_event_from(table: Table, row: Row[Any]) -> SecurityEvent:
         client=m[c.client],
         user_agent=m[c.user_agent],
         detail=json.loads(detail) if detail else {},
+    )
+
+
+def password_from(table: Table, row: Row[Any]) -> PasswordRecord:
+    c, m = table.c, row._mapping
+    return PasswordRecord(user_id=str(m[c.user_id]), hash=m[c.hash], updated=m[c.updated])
+
+
+def mfa_from(table: Table, row: Row[Any]) -> MfaEnrolment:
+    c, m = table.c, row._mapping
+    step = m[c.totp_last_step]
+    return MfaEnrolment(
+        user_id=str(m[c.user_id]),
+        created=m[c.created],
+        totp_secret=m[c.totp_secret],
+        totp_last_step=None if step is None else int(step),
+        passkey=bool(m[c.passkey]),
+    )
+
+
+def trusted_browser_from(table: Table, row: Row[Any]) -> TrustedBrowser:
+    c, m = table.c, row._mapping
+    return TrustedBrowser(
+        browser_id=m[c.browser_id],
+        user_id=str(m[c.user_id]),
+        created=m[c.created],
+        expires=m[c.expires],
+        user_agent=m[c.user_agent],
+        client=m[c.client],
     )

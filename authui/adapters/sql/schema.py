@@ -37,6 +37,12 @@ from authui.adapters.account import (
     MAX_PROVIDER,
     MAX_USER_AGENT,
 )
+from authui.adapters.factors import (
+    MAX_BROWSER_ID,
+    MAX_PASSWORD_HASH,
+    MAX_RECOVERY_CODE_HASH,
+    MAX_TOTP_SECRET,
+)
 from authui.adapters.sql.naming import SQLNaming
 
 IdType = Literal["text", "integer"]
@@ -157,6 +163,10 @@ class Tables:
     passkeys: Table
     security_events: Table
     session_versions: Table
+    passwords: Table
+    mfa: Table
+    recovery_codes: Table
+    trusted_browsers: Table
 
     @property
     def authjs(self) -> tuple[Table, ...]:
@@ -174,10 +184,17 @@ class Tables:
         """authui's tables of the account center, each with a ``user_id`` column."""
         return (self.session_details, self.passkeys, self.security_events, self.session_versions)
 
+    @property
+    def factors(self) -> tuple[Table, ...]:
+        """authui's tables of password accounts and multi-factor authentication, each with
+        a ``user_id`` column."""
+        return (self.passwords, self.mfa, self.recovery_codes, self.trusted_browsers)
+
 
 def build_tables(naming: SQLNaming, id_type: IdType) -> Tables:
     """The five Auth.js tables under ``naming``, with ``users.id`` of ``id_type``, and
-    authui's ``rate_limits``, ``challenges``, ``leases`` and the account center's.
+    authui's ``rate_limits``, ``challenges``, ``leases``, the account center's and those
+    of password accounts and multi-factor authentication.
 
     Beyond Auth.js's PostgreSQL schema, which it matches column for column, it adds what
     lookups need: unique ``users.email``, ``(provider, providerAccountId)`` and
@@ -209,6 +226,14 @@ def build_tables(naming: SQLNaming, id_type: IdType) -> Tables:
     ``security_events`` one row per ``SecurityEvent``, numbered (``id``), ``at`` indexed
     for the deletion of old events, ``detail`` as JSON text (``NULL`` when empty);
     ``session_versions`` each user's ``version`` by ``user_id``.
+
+    The tables of password accounts and multi-factor authentication (``authui_…`` by
+    default, version 7) have a ``user_id`` of ``id_type`` too: ``passwords`` holds each
+    user's ``PasswordRecord`` by ``user_id``; ``mfa`` each user's ``MfaEnrolment``
+    (``totp_last_step`` a 64-bit integer); ``recovery_codes`` one row per code, its
+    ``code_hash`` with its ``user_id`` the primary key (so that a user's are found by it);
+    ``trusted_browsers`` the ``TrustedBrowser`` by ``browser_id``, ``user_id`` indexed,
+    and ``expires`` indexed for the deletion of expired rows.
     """
     metadata = MetaData(schema=naming.schema)
     user_id: TypeEngine[Any] = Integer() if id_type == "integer" else String(255)
@@ -343,6 +368,43 @@ def build_tables(naming: SQLNaming, id_type: IdType) -> Tables:
         Column("version", Integer(), nullable=False),
         **_MYSQL_TABLE_OPTIONS,
     )
+    passwords = Table(
+        naming.passwords,
+        metadata,
+        Column("user_id", user_id, primary_key=True, autoincrement=False),
+        Column("hash", String(MAX_PASSWORD_HASH), nullable=False),
+        Column("updated", UTCDateTime(), nullable=False),
+        **_MYSQL_TABLE_OPTIONS,
+    )
+    mfa = Table(
+        naming.mfa,
+        metadata,
+        Column("user_id", user_id, primary_key=True, autoincrement=False),
+        Column("created", UTCDateTime(), nullable=False),
+        Column("totp_secret", String(MAX_TOTP_SECRET)),
+        Column("totp_last_step", BigInteger()),
+        Column("passkey", Boolean(), nullable=False),
+        **_MYSQL_TABLE_OPTIONS,
+    )
+    recovery_codes = Table(
+        naming.recovery_codes,
+        metadata,
+        Column("user_id", user_id, nullable=False),
+        Column("code_hash", String(MAX_RECOVERY_CODE_HASH), nullable=False),
+        PrimaryKeyConstraint("user_id", "code_hash"),
+        **_MYSQL_TABLE_OPTIONS,
+    )
+    trusted_browsers = Table(
+        naming.trusted_browsers,
+        metadata,
+        Column("browser_id", String(MAX_BROWSER_ID), primary_key=True),
+        Column("user_id", user_id, nullable=False, index=True),
+        Column("created", UTCDateTime(), nullable=False),
+        Column("expires", UTCDateTime(), nullable=False, index=True),
+        Column("user_agent", String(MAX_USER_AGENT)),
+        Column("client", String(MAX_CLIENT)),
+        **_MYSQL_TABLE_OPTIONS,
+    )
     return Tables(
         metadata,
         users,
@@ -357,4 +419,8 @@ def build_tables(naming: SQLNaming, id_type: IdType) -> Tables:
         passkeys,
         security_events,
         session_versions,
+        passwords,
+        mfa,
+        recovery_codes,
+        trusted_browsers,
     )

@@ -28,16 +28,19 @@ packages), so failures read the same under any configuration.
 
 authui's optional extensions of Auth.js's interface, ``increment_rate_limit`` with
 ``reset_rate_limit``, ``create_challenge`` with ``use_challenge``,
-``create_user_and_account``, ``delete_user_sessions`` and the account center's methods
+``create_user_and_account``, ``delete_user_sessions``, the account center's methods
 (session details and ``list_user_sessions``, session versions, passkey details and
-``delete_authenticator``, security events), are tested when the adapter has them, and
-those tests are skipped when it has not. One of them waits for the next second (1-second
-windows), so the suite takes up to a second longer for it.
+``delete_authenticator``, security events) and those of password accounts and
+multi-factor authentication (passwords, MFA enrolments and TOTP steps, recovery codes,
+trusted browsers), are tested when the adapter has them, and those tests are skipped when
+it has not. One of them waits for the next second (1-second windows), so the suite takes
+up to a second longer for it.
 
 The suite is a package of parts (users and accounts, new users with their first session
-or account, sessions and tokens, the extensions, the account center, passkeys with the
-account center's passkey details), assembled in ``authui.testing.adapter_suite.suite``;
-import the classes from here or from ``authui.testing``.
+or account, sessions and tokens, the extensions, the account center, password accounts
+and multi-factor authentication, passkeys with the account center's passkey details),
+assembled in ``authui.testing.adapter_suite.suite``; import the classes from here or from
+``authui.testing``.
 
 Dates are compared to the millisecond: a returned ``datetime`` must be timezone-aware,
 in UTC (``utcoffset() == 0``) and less than one millisecond away from the value given,

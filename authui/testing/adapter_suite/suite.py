@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 from authui.testing.adapter_suite.account import AccountConformance
 from authui.testing.adapter_suite.authenticators import AdapterAuthenticatorConformance
 from authui.testing.adapter_suite.extensions import ExtensionConformance
+from authui.testing.adapter_suite.factors import FactorConformance
 from authui.testing.adapter_suite.new_users import NewUserConformance
 from authui.testing.adapter_suite.sessions import SessionConformance
 from authui.testing.adapter_suite.users import UserConformance
@@ -18,6 +19,7 @@ class AdapterConformanceWithoutWebAuthn(
     SessionConformance,
     ExtensionConformance,
     AccountConformance,
+    FactorConformance,
 ):
     """The conformance suite without the passkey (authenticator) tests, the account
     center's passkey tests among them.
@@ -31,7 +33,9 @@ class AdapterConformanceWithoutWebAuthn(
         concurrency: How many concurrent ``use_verification_token`` (or
             ``use_challenge``) calls race for one token (or challenge), and how many
             concurrent ``increment_rate_limit`` (or ``bump_session_version``) calls count
-            one key (or user); at least 20.
+            one key (or user), and how many concurrent ``use_totp_step``,
+            ``use_recovery_code`` (or compare-and-set ``set_password``) calls race for one
+            step (or code, or hash); at least 20.
     """
 
     supports_webauthn: ClassVar[bool] = False
@@ -112,6 +116,23 @@ class AdapterConformance(AdapterAuthenticatorConformance, AdapterConformanceWith
     and none of another user; ``delete_user`` deletes the user's session version,
     passkey details and security events.
 
+    The methods of password accounts and multi-factor authentication, when the adapter
+    has them: passwords, enrolments and trusted browsers round-trip field for field and a
+    second save replaces them; ``set_password`` with ``replaces`` stores only over exactly
+    that hash (``False`` otherwise, also without a stored one), and of ``concurrency``
+    concurrent compare-and-sets over one hash exactly one stores; ``use_totp_step``
+    accepts each step once and never an earlier one, only with a ``totp_secret``, and of
+    ``concurrency`` concurrent calls with one step exactly one gets ``True``; recovery
+    codes are exactly the last ones given, each used once (also by ``concurrency``
+    concurrent callers), and another user's never match; ``delete_mfa`` also deletes the
+    user's recovery codes and trusted browsers (and says whether there was an
+    enrolment); trusted browsers are listed newest ``created`` first (ties by
+    ``browser_id``), an expired one is neither found nor listed nor counted when deleted,
+    ``delete_trusted_browsers`` deletes one of the user's or all of them and none of
+    another user's; values too long to keep, bad steps and code lists, and unknown users
+    are refused with ``ValueError`` before anything is written; ``delete_user`` deletes
+    the user's password, enrolment, recovery codes and trusted browsers.
+
     Methods whose
     protocol return is ``Record | None`` (``link_account``, ``unlink_account``,
     ``delete_session``, ``delete_user``, ``create_verification_token``) may return ``None``
@@ -125,8 +146,10 @@ class AdapterConformance(AdapterAuthenticatorConformance, AdapterConformanceWith
         concurrency: How many concurrent ``use_verification_token`` calls race for one
             token (default 50, at least 20); exactly one must get it. As many concurrent
             ``use_challenge`` calls race for one challenge, as many concurrent
-            ``increment_rate_limit`` calls count one key, and as many concurrent
-            ``bump_session_version`` calls count one user's version.
+            ``increment_rate_limit`` calls count one key, as many concurrent
+            ``bump_session_version`` calls count one user's version, and as many
+            concurrent ``use_totp_step``, ``use_recovery_code`` and compare-and-set
+            ``set_password`` calls race for one step, code or hash.
     """
 
     supports_webauthn: ClassVar[bool] = True

@@ -77,6 +77,18 @@ async def _create_account_center(conn: AsyncConnection, tables: Tables) -> None:
                 await conn.run_sync(_ensure_index, table, column.key)
 
 
+async def _create_factors(conn: AsyncConnection, tables: Tables) -> None:
+    """Version 7: authui's tables of password accounts and multi-factor authentication,
+    ``authui_passwords``, ``authui_mfa``, ``authui_recovery_codes`` and
+    ``authui_trusted_browsers``, with the latter's indexes (``user_id``; ``expires``, for
+    the deletion of expired rows)."""
+    for table in tables.factors:
+        await conn.run_sync(table.create, checkfirst=True)
+        for column in table.columns:
+            if column.index:
+                await conn.run_sync(_ensure_index, table, column.key)
+
+
 #: Every version, in order; the last one is what ``init`` creates.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "create the Auth.js tables", _create_tables),
@@ -105,6 +117,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         "create the account center's tables: session details, passkey names, security "
         "events and session versions",
         _create_account_center,
+    ),
+    Migration(
+        7,
+        "create the tables of password accounts and multi-factor authentication: "
+        "passwords, MFA enrolments, recovery codes and trusted browsers",
+        _create_factors,
     ),
 )
 
