@@ -36,12 +36,16 @@ class Unsealed:
     value: Any
 
 
-def unseal(ctx: Context, option: CookieOption) -> Unsealed | None:
+def unseal(ctx: Context, option: CookieOption, *, latest: bool = False) -> Unsealed | None:
     """The content of this request's cookie ``option``; ``None`` when there is none, or it
     cannot be opened (expired, forged, sealed with another secret, not sealed by ``seal``).
+    With ``latest``, a value this request sets (``ctx.set_cookies``) counts instead: what
+    the browser will hold once it has the answer (an emptied cookie holds nothing).
 
     Callers that must say why use ``authui.jwt.decode`` themselves."""
     raw = ctx.request.cookies.get(option.name)
+    if latest:
+        raw = next((c.value for c in reversed(ctx.set_cookies) if c.name == option.name), raw)
     if not raw:
         return None
     try:

@@ -77,8 +77,10 @@ async def _enrolment(holder: Holder) -> MfaEnrolment | None:
 
 
 def _pending_secret(ctx: Context, holder: Holder) -> str | None:
-    """The secret being set up in this browser for this user, if any."""
-    sealed = unseal(ctx, ctx.cookies.mfa_enrolment)
+    """The secret being set up in this browser for this user, if any (as this answer
+    leaves the cookie: the page an htmx post gets shows what the post started or
+    ended)."""
+    sealed = unseal(ctx, ctx.cookies.mfa_enrolment, latest=True)
     if sealed is None or sealed.provider != _BOUND_TO or not isinstance(sealed.value, dict):
         return None
     if sealed.value.get("user") != holder.user.id:
@@ -155,9 +157,11 @@ def _enrolment_cookie(ctx: Context, holder: Holder, secret: str) -> Cookie:
     return seal(ctx, option, _BOUND_TO, value, max_age=option.options.max_age or CHECK_MAX_AGE)
 
 
-def _enrolment_ended(ctx: Context) -> list[Cookie]:
+def _end_enrolment(ctx: Context) -> None:
+    """The set-up in this browser ends (the page shows it ended)."""
     option = ctx.cookies.mfa_enrolment
-    return [deletion(option.name, option.options)] if option.name in ctx.request.cookies else []
+    if option.name in ctx.request.cookies:
+        ctx.set_cookies.append(deletion(option.name, option.options))
 
 
 async def _tell(ctx: Context, holder: Holder, heading: str, line: str) -> None:
@@ -212,9 +216,8 @@ async def _start_totp(ctx: Context, holder: Holder) -> Outcome:
     stepped = step_up(ctx, holder, page_url(ctx, "two-factor"))
     if stepped is not None:
         return stepped
-    started = done("totp-started")
-    started.cookies = [_enrolment_cookie(ctx, holder, totp.new_secret())]
-    return started
+    ctx.set_cookies.append(_enrolment_cookie(ctx, holder, totp.new_secret()))
+    return done("totp-started")
 
 
 async def _confirm_totp(ctx: Context, holder: Holder) -> Outcome:
@@ -239,7 +242,9 @@ async def _confirm_totp(ctx: Context, holder: Holder) -> Outcome:
         passkey=before.passkey if before else False,
     )
     outcome = await _turned_on(ctx, holder, enrolment)
-    outcome.cookies = [*outcome.cookies, *_enrolment_ended(ctx), *await _proven(ctx, holder)]
+    _end_enrolment(ctx)
+    outcome.cookies = [*outcome.cookies, *await _proven(ctx, holder)]
+    outcome.data["multiFactor"] = True  # this session, from now on
     return outcome
 
 
@@ -331,9 +336,8 @@ async def act(ctx: Context, holder: Holder) -> Outcome:
     if intent == "totp-confirm":
         return await _confirm_totp(ctx, holder)
     if intent == "totp-cancel":
-        cancelled = done("totp-cancelled")
-        cancelled.cookies = _enrolment_ended(ctx)
-        return cancelled
+        _end_enrolment(ctx)
+        return done("totp-cancelled")
     if intent in ("totp-remove", "passkey-on", "passkey-off", "off", "recovery-new"):
         return await _sensitive(ctx, holder, str(intent))
     if intent == "revoke":

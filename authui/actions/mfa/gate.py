@@ -74,11 +74,16 @@ async def second_factor(
     """What this sign-in of ``user`` with ``account`` (at ``provider_id``) needs: by
     default a challenge when the user has a second factor and the first step was not a
     passkey (a passkey that verified its user is two factors already);
-    ``MfaOptions.policy`` may say otherwise."""
+    ``MfaOptions.policy`` may say otherwise.
+
+    The enrolment is read even for a sign-in that calls its user new (``is_new``): a
+    password account's confirmation link says so of a user who may have set a second
+    factor up meanwhile, and must not get around it."""
+    del is_new  # never a reason to skip the check
     if not available(ctx):
         return NOT_ASKED
     user_id = str(user.get("id"))
-    enrolled = not is_new and await enrolment(ctx, user_id) is not None
+    enrolled = await enrolment(ctx, user_id) is not None
     default = enrolled and "hwk" not in new_sign_in(account).amr
     policy = ctx.options.config.mfa.policy
     verdict = None

@@ -34,7 +34,8 @@ from authui.actions.password.common import (
     use_link,
 )
 from authui.actions.password.signup import sent
-from authui.adapters.base import AdapterUser
+from authui.adapters.base import AdapterUser, user_record
+from authui.callbacks import emit
 from authui.context import Context
 from authui.dates import now
 from authui.errors import TooManyAttempts, Verification
@@ -203,8 +204,11 @@ async def reset(ctx: Context, provider: Password) -> InternalResponse:
     if user is None:
         return dead_link(ctx, Verification("The password link's user is gone"))
     await store_password(ctx, provider, user.id, password)
-    if user.email_verified is None:
-        await adapter.call("update_user", NEEDED_FOR, user.id, {"email_verified": now()})
+    if user.email_verified is None:  # the link reached the address
+        user = await adapter.call("update_user", NEEDED_FOR, user.id, {"email_verified": now()})
+        await emit(
+            ctx.options.config.events.update_user, ctx.options.logger, user=user_record(user)
+        )
     await end_every_session(ctx, user.id)
     await record(ctx, user.id, PASSWORD_RESET, provider=provider.id)
     target = with_query(ctx.action_url("signin"), {"notice": "password-reset"})
