@@ -91,7 +91,7 @@ class AccountCalls:
                 status=404,
                 form_errors=[translate("The account center does not offer this here.")],
             )
-        self._keep(caller.session_cookies(answer))
+        self._keep(caller.kept_cookies(answer))
         return _result(answer)
 
     # -- reads ---------------------------------------------------------------------------
@@ -116,6 +116,17 @@ class AccountCalls:
     async def activity(self) -> AccountResult:
         """The security activity, newest first (``data["events"]``)."""
         return await self._run("activity")
+
+    async def password(self) -> AccountResult:
+        """Whether the user has a password (``data["hasPassword"]``, ``updated``), with a
+        password provider configured."""
+        return await self._run("password")
+
+    async def two_factor(self) -> AccountResult:
+        """Two-step verification: on or off (``data["on"]``), the authenticator app
+        (``totp``), passkeys as the second step (``passkeyFactor``), recovery codes left,
+        trusted browsers, and a set-up in progress (``setup``: ``uri`` and ``key``)."""
+        return await self._run("two-factor")
 
     # -- changes -------------------------------------------------------------------------
 
@@ -159,6 +170,41 @@ class AccountCalls:
         """JWT sessions: end every other browser's session within ``update_age`` (a recent
         sign-in); this one stays."""
         return await self._run("sessions", {"intent": "everywhere"})
+
+    async def set_password(self, password: str) -> AccountResult:
+        """Set or change the password (a recent sign-in; the password rules apply); the
+        user's other sessions are signed out."""
+        return await self._run("password", {"intent": "save", "password": password})
+
+    async def remove_password(self) -> AccountResult:
+        """Remove the password (a recent sign-in; never the last way in)."""
+        return await self._run("password", {"intent": "remove"})
+
+    async def start_authenticator_app(self) -> AccountResult:
+        """Begin setting up an authenticator app (a recent sign-in): the secret is kept in
+        this browser's cookie until ``confirm_authenticator_app``; ``two_factor()`` then
+        gives its ``setup``."""
+        return await self._run("two-factor", {"intent": "totp-start"})
+
+    async def confirm_authenticator_app(self, code: str) -> AccountResult:
+        """Store the app being set up, once ``code`` is one of its codes; turning two-step
+        verification on answers the new recovery codes (``data["recoveryCodes"]``)."""
+        return await self._run("two-factor", {"intent": "totp-confirm", "code": code})
+
+    async def new_recovery_codes(self) -> AccountResult:
+        """Replace the recovery codes (``data["recoveryCodes"]``, shown this once)."""
+        return await self._run("two-factor", {"intent": "recovery-new"})
+
+    async def turn_off_two_factor(self) -> AccountResult:
+        """Turn two-step verification off: its factors, recovery codes and trusted
+        browsers go (a recent sign-in)."""
+        return await self._run("two-factor", {"intent": "off"})
+
+    async def revoke_trusted_browsers(self, browser_id: str | None = None) -> AccountResult:
+        """End the trust of one browser (its ``id`` from ``two_factor()``), or of all."""
+        if browser_id is None:
+            return await self._run("two-factor", {"intent": "revoke-all"})
+        return await self._run("two-factor", {"intent": "revoke", "browser": browser_id})
 
     async def delete_account(self) -> AccountResult:
         """Delete the user with everything kept for them, and sign this browser out (a

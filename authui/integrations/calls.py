@@ -102,6 +102,14 @@ class Caller:
         name = self._cookies().session_token.name
         return [c for c in answer.cookies if c.name.startswith(name)]
 
+    def kept_cookies(self, answer: InternalResponse) -> list[Cookie]:
+        """The cookies of an answer that the app's response carries: the session's, and
+        those an action sets (say, the account center's set-up of an authenticator app);
+        not the callback-URL and CSRF cookies the core issues to every browser request."""
+        table = self._cookies()
+        issued = {table.callback_url.name, table.csrf_token.name}
+        return [c for c in answer.cookies if c.name not in issued]
+
     def _cookies(self) -> CookieTable:
         return cookie_names(resolve(self.config), self.url, self.headers)
 

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import httpx
+import pyotp
 import pytest
 from fastapi import FastAPI
 from fastapi import Request as FastAPIRequest
@@ -43,7 +44,14 @@ VIEWS: dict[str, Calls] = {
     "elsewhere": lambda calls: calls.revoke_other_sessions(),
     "everywhere": lambda calls: calls.sign_out_everywhere(),
     "delete": lambda calls: calls.delete_account(),
+    "two-factor": lambda calls: calls.two_factor(),
+    "start-app": lambda calls: calls.start_authenticator_app(),
+    "confirm-app": lambda calls: calls.confirm_authenticator_app(TYPED["code"]),
+    "new-codes": lambda calls: calls.new_recovery_codes(),
+    "off": lambda calls: calls.turn_off_two_factor(),
 }
+TYPED: dict[str, str] = {}
+"""What the user typed, for the views that pass it on (set by the test before the call)."""
 """What each of the app's views (``POST /me/<name>``) asks of the account center."""
 
 
@@ -225,4 +233,37 @@ async def test_signing_out_everywhere_keeps_this_browser(on_jwt: Served) -> None
     assert (await on_jwt.view("overview")).json()["status"] == 200  # its token has the new sv
     await on_jwt.make_old()
     refused = (await on_jwt.view("everywhere")).json()
+    assert (refused["status"], refused["reauthenticate"] is not None) == (403, True)
+
+
+async def test_two_step_verification_from_python(on_jwt: Served) -> None:
+    """Set an authenticator app up from the app's views: the secret stays in the browser's
+    cookie until a code of it confirms it; then the recovery codes come once, and this
+    session counts as two-step verified (its token re-issued)."""
+    await on_jwt.sign_in()
+    assert (await on_jwt.view("two-factor")).json()["data"]["on"] is False
+    started = (await on_jwt.view("start-app")).json()
+    assert (started["failed"], started["status"]) == (False, 200)
+    setup = (await on_jwt.view("two-factor")).json()["data"]["setup"]
+    secret = setup["key"].replace(" ", "")
+    assert setup["uri"].startswith("otpauth://totp/")
+    assert f"secret={secret}" in setup["uri"]
+    TYPED["code"] = "000000" if pyotp.TOTP(secret).now() != "000000" else "111111"
+    wrong = (await on_jwt.view("confirm-app")).json()
+    assert (wrong["failed"], wrong["status"]) == (True, 422)
+    TYPED["code"] = pyotp.TOTP(secret).now()
+    confirmed = await on_jwt.view("confirm-app")
+    codes = confirmed.json()["data"]["recoveryCodes"]
+    assert len(set(codes)) == len(codes) == 10
+    assert [c for c in confirmed.headers.get_list("set-cookie") if c.startswith(SESSION_COOKIE)]
+    now = (await on_jwt.view("two-factor")).json()["data"]
+    assert (now["on"], now["totp"], now["recoveryCodesLeft"], now["setup"]) == (
+        True,
+        True,
+        10,
+        None,
+    )
+    assert now["multiFactor"] is True
+    await on_jwt.make_old()
+    refused = (await on_jwt.view("new-codes")).json()
     assert (refused["status"], refused["reauthenticate"] is not None) == (403, True)
