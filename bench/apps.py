@@ -6,11 +6,17 @@ Environment (read at import):
     BENCH_STRATEGY   "jwt" (default) or "database"
     BENCH_DATABASE   the adapter URL for "database" (SQLite, PostgreSQL, Redis)
     BENCH_PG_SCHEMA  for PostgreSQL: the schema holding authui's tables
+    BENCH_PASSWORD   "1": password accounts too (``authui.Password``, default hashing,
+                     beside the credentials provider), with an email provider whose
+                     transport drops every message; needs BENCH_DATABASE (the harness
+                     seeds it: ``bench.passwords.seed``)
 
 Each authui app (Quart with its blueprint, ``quart_auth``, or on the fast path,
 ``quart_fast``; Starlette) serves the auth routes at /auth, GET /hello (untouched by authui, so its
 figure shows what the integration adds to every request) and GET /protected (a view that
-reads the session). The credentials provider accepts bench / bench.
+reads the session). The credentials provider accepts bench / bench (and bench-2 to
+bench-4); with BENCH_PASSWORD, ``POST /auth/callback/password`` signs the users seeded by
+``bench.passwords.seed`` in (bench@example.com, …, "bench-password-1").
 """
 
 from __future__ import annotations
@@ -27,14 +33,18 @@ from starlette.routing import Mount, Route
 
 from authui import AuthConfig, Credentials, SessionOptions
 from authui.adapters.from_url import adapter_from_url
+from authui.mail.message import VerificationEmail
+from authui.providers.email import EmailProvider
+from authui.providers.password import Password
 from authui.quart import AuthUI
 from authui.starlette import AuthApp, AuthMiddleware
+from bench.accounts import LOGINS
 
 BENCH_USER = {"id": "1", "name": "Bench User", "email": "bench@example.com"}
 
 
 async def authorize(credentials: dict[str, Any]) -> dict[str, Any] | None:
-    if credentials.get("username") == "bench" and credentials.get("password") == "bench":
+    if credentials.get("username") in LOGINS and credentials.get("password") == "bench":
         return dict(BENCH_USER)
     return None
 
@@ -52,8 +62,21 @@ def _adapter() -> Any:
     return adapter_from_url(url)
 
 
+async def drop(message: VerificationEmail, provider: EmailProvider) -> None:
+    """The password server's mail transport: the bench sends no mail."""
+
+
+def _providers() -> list[Any]:
+    providers: list[Any] = [
+        Credentials(credentials={"username": {}, "password": {}}, authorize=authorize)
+    ]
+    if os.environ.get("BENCH_PASSWORD") == "1":
+        providers += [Password(), EmailProvider(transport=drop, sender="bench@example.com")]
+    return providers
+
+
 CONFIG = AuthConfig(
-    providers=[Credentials(credentials={"username": {}, "password": {}}, authorize=authorize)],
+    providers=_providers(),
     secret=os.environ.get("BENCH_SECRET", "bench-secret-bench-secret-bench-secret-0123"),
     trust_host=True,
     session=SessionOptions(strategy=os.environ.get("BENCH_STRATEGY", "jwt")),  # type: ignore[arg-type]

@@ -16,8 +16,17 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from bench import micro, sessions
-from bench.measure import Measure, Target, round_trips, wrk, wrk_rounds
+from bench import micro, passwords, sessions
+from bench.measure import (
+    CREDENTIALS,
+    Measure,
+    SignIn,
+    Target,
+    round_trip_rounds,
+    round_trips,
+    wrk,
+    wrk_rounds,
+)
 from bench.servers import ServerSpec, running
 
 SECRET = micro.SECRET
@@ -245,6 +254,77 @@ def sign_in_rows(options: Options) -> Iterator[Row]:
         yield Row("sign-in round trip", stack, "csrf → callback → session", measure)
 
 
+PASSWORDS = "password sign-in"
+"""The table of the password sign-in round trips."""
+PASSWORD_SIGN_IN = "csrf → password callback → session"
+CREDENTIALS_SIGN_IN = "csrf → callback → session"
+"""The credentials round trip, on the sign-in table's servers (no adapter)."""
+CREDENTIALS_BESIDE = "csrf → callback → session, on the password server"
+"""The credentials round trip on the password server: its adapter keeps the throttle's
+counts, as it does for the password sign-in."""
+PASSWORD_STACKS = (STARLETTE, QUART_UVICORN)
+
+
+def password_spec(stack: str) -> ServerSpec:
+    """The bench app of ``stack`` with password accounts, JWT sessions and the adapter on
+    PostgreSQL's ``passwords.PG_SCHEMA``."""
+    spec = auth_spec(stack, "jwt", sessions.PG_URL, passwords.PG_SCHEMA)
+    return ServerSpec(spec.kind, spec.target, {**spec.env, "BENCH_PASSWORD": "1"})
+
+
+def password_rows(options: Options) -> Iterator[Row]:
+    """The password sign-in round trip (argon2id, default parameters) on Starlette and
+    Quart on uvicorn, beside the credentials round trip of the sign-in table's server of
+    the same stack, the credentials round trip on the password server itself, and
+    Auth.js's credentials round trip: all in interleaved rounds
+    (``measure.round_trip_rounds``), each run on a server started for it. The users are
+    in PostgreSQL (``passwords.seed``), whose schema is dropped at the end."""
+    targets: list[tuple[str, str, ServerSpec, SignIn]] = []
+    for stack in PASSWORD_STACKS:
+        spec = password_spec(stack)
+        targets += [
+            (stack, PASSWORD_SIGN_IN, spec, passwords.SIGN_IN),
+            (stack, CREDENTIALS_SIGN_IN, auth_spec(stack), CREDENTIALS),
+            (stack, CREDENTIALS_BESIDE, spec, passwords.CREDENTIALS_APART),
+        ]
+    targets.append((AUTHJS, CREDENTIALS_SIGN_IN, auth_spec(AUTHJS), CREDENTIALS))
+    try:
+        asyncio.run(passwords.seed())
+        measures = round_trip_rounds(
+            [(spec, sign_in) for _, _, spec, sign_in in targets], *_times(options)
+        )
+    finally:
+        asyncio.run(sessions.drop_pg_schema(passwords.PG_SCHEMA))
+    for (stack, endpoint, _, _), measure in zip(targets, measures, strict=True):
+        yield Row(PASSWORDS, stack, endpoint, measure)
+
+
+def password_hashing(options: Options) -> dict[str, Any]:
+    """The hash and verify times of authui and of Better Auth's default (``bench.passwords``)."""
+    return passwords.hashing(3 if options.smoke else 30)
+
+
+def password_ratios(rows: list[dict[str, Any]]) -> list[tuple[str, float, float, float, float]]:
+    """(stack, password round trips/s, password ÷ credentials of the same stack, password
+    ÷ credentials on the password server, password ÷ Auth.js credentials) per stack of
+    the password table."""
+    rates = {
+        (row["stack"], row["endpoint"]): row["measure"]["rps"]
+        for row in rows
+        if row["table"] == PASSWORDS
+    }
+    peer = rates.get((AUTHJS, CREDENTIALS_SIGN_IN))
+    found = []
+    for stack in PASSWORD_STACKS:
+        password = rates.get((stack, PASSWORD_SIGN_IN))
+        credentials = rates.get((stack, CREDENTIALS_SIGN_IN))
+        beside = rates.get((stack, CREDENTIALS_BESIDE))
+        if password is None or not credentials or not beside or not peer:
+            continue
+        found.append((stack, password, password / credentials, password / beside, password / peer))
+    return found
+
+
 SCALE_COUNTS = (1_000, 100_000, 1_000_000)
 """Stored sessions of the scale table's three databases."""
 
@@ -393,6 +473,7 @@ def markdown(results: dict[str, Any]) -> str:
             "",
             f"Scale: the session check's throughput {spread:.1%} apart across the counts.",
         ]
+    lines += _password_lines(results)
     lines += [
         "",
         "| JWE | encode µs | decode µs, a new token | decode µs, the same token again |",
@@ -402,6 +483,39 @@ def markdown(results: dict[str, Any]) -> str:
         again = _fmt(m.get("decode_again_us"), 1)
         lines.append(f"| {name} | {m['encode_us']:.1f} | {m['decode_us']:.1f} | {again} |")
     return "\n".join(lines)
+
+
+def _password_lines(results: dict[str, Any]) -> list[str]:
+    """The password tables, when the section ran."""
+    found = results.get("passwords")
+    if not found:
+        return []
+    lines = [
+        "",
+        "| password hash | hash ms (median) | hash ms (p90) | hash CPU ms"
+        " | verify ms (median) | verify ms (p90) | verify CPU ms |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, kinds in found["hashing"]["figures"].items():
+        cells = [
+            f"{kinds[kind][figure]:.1f}"
+            for kind in ("hash", "verify")
+            for figure in ("median_ms", "p90_ms", "cpu_ms")
+        ]
+        lines.append(f"| {name} | {' | '.join(cells)} |")
+    ratio = found["hashing"]["default_over_peer"]
+    lines += [
+        "",
+        f"authui's default ÷ Better Auth's scrypt (median times): hash {ratio['hash']:.2f},"
+        f" verify {ratio['verify']:.2f}.",
+        "",
+        "| authui stack | password round trips/s | ÷ credentials (sign-in server)"
+        " | ÷ credentials (password server) | ÷ Auth.js credentials |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for stack, rate, same, beside, peer in found["ratios"]:
+        lines.append(f"| {stack} | {rate:,.1f} | {same:.3f} | {beside:.3f} | {peer:.3f} |")
+    return lines
 
 
 def machine() -> dict[str, str]:
@@ -433,6 +547,7 @@ SECTIONS: dict[str, Callable[[Options, dict[str, Measure]], Iterator[Row]]] = {
     "sign-in": lambda options, base: sign_in_rows(options),
     "scale": lambda options, base: scale_rows(options),
     "workers": lambda options, base: worker_rows(options),
+    "passwords": lambda options, base: password_rows(options),
 }
 
 
@@ -451,7 +566,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         options = Options(1.0, 1, True)
     base = baselines(options)
     rows: list[Row] = []
+    hashing = None
     for name in args.only or SECTIONS:
+        if name == "passwords":
+            hashing = password_hashing(options)
+            for stack, kinds in hashing["figures"].items():
+                hash_ms, verify_ms = (kinds[k]["median_ms"] for k in ("hash", "verify"))
+                print(f"{'password hash':20} {stack:56} {hash_ms:>8.1f} ms {verify_ms:>8.1f} ms")
         for row in SECTIONS[name](options, base):
             print(
                 f"{row.table:20} {row.stack:30} {row.endpoint:45} {row.measure.rps:>10,.0f} req/s",
@@ -466,6 +587,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "ratios": ratio_rows(rows),
         "micro": micro_rows(200 if args.smoke else 5000),
     }
+    if hashing is not None:
+        found = [asdict(r) for r in rows]
+        results["passwords"] = {"hashing": hashing, "ratios": password_ratios(found)}
     print()
     print(markdown(results))
     if args.out:

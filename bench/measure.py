@@ -204,8 +204,32 @@ def _started(started: contextlib.ExitStack, specs: list[ServerSpec]) -> list[Ser
     return [next(server for known, server in servers if known == spec) for spec in specs]
 
 
-async def _round_trips(url: str, duration: float, workers: int) -> tuple[int, list[float]]:
-    """Sign in again and again (csrf, credentials callback, session check) from
+@dataclass(frozen=True)
+class SignIn:
+    """How the browsers of the round-trip client sign in: they post ``login`` (the
+    account's field), ``password`` and the CSRF token to ``path``; the session then has
+    to show the user's ``name``. Browser ``i`` signs in as ``accounts[i % len(accounts)]``
+    ((login, password) pairs)."""
+
+    path: str
+    login: str
+    accounts: tuple[tuple[str, str], ...]
+    name: str
+
+    def form(self, browser: int) -> dict[str, str]:
+        login, password = self.accounts[browser % len(self.accounts)]
+        return {self.login: login, "password": password}
+
+
+CREDENTIALS = SignIn("/auth/callback/credentials", "username", (("bench", "bench"),), "Bench User")
+"""The bench apps' credentials sign-in (authui's and Auth.js's alike): one account for every
+browser."""
+
+
+async def _round_trips(
+    url: str, duration: float, workers: int, sign_in: SignIn
+) -> tuple[int, list[float]]:
+    """Sign in again and again (csrf, ``sign_in``'s callback, session check) from
     ``workers`` concurrent browsers for ``duration`` seconds.
 
     Each browser is an aiohttp session with its own cookie jar and one kept connection.
@@ -214,9 +238,9 @@ async def _round_trips(url: str, duration: float, workers: int) -> tuple[int, li
     its own cost capped both figures."""
     deadline = time.monotonic() + duration
     timings: list[float] = []
-    form = {"username": "bench", "password": "bench"}
 
-    async def browser() -> None:
+    async def browser(number: int) -> None:
+        form = sign_in.form(number)
         jar = aiohttp.CookieJar(unsafe=True)  # the server is an IP address: 127.0.0.1
         connector = aiohttp.TCPConnector(limit=1)
         async with aiohttp.ClientSession(url, cookie_jar=jar, connector=connector) as client:
@@ -226,40 +250,63 @@ async def _round_trips(url: str, duration: float, workers: int) -> tuple[int, li
                 async with client.get("/auth/csrf") as answer:
                     csrf = (await answer.json())["csrfToken"]
                 async with client.post(
-                    "/auth/callback/credentials",
-                    data={"csrfToken": csrf, **form},
-                    allow_redirects=False,
+                    sign_in.path, data={"csrfToken": csrf, **form}, allow_redirects=False
                 ) as signed:
                     if signed.status != 302:
                         raise RuntimeError(f"sign-in answered {signed.status}")
+                    where = signed.headers.get("Location", "")
+                    if "error=" in where:
+                        raise RuntimeError(f"sign-in refused: {where}")
                 async with client.get("/auth/session") as answer:
                     session = await answer.json()
-                if not session or session["user"]["name"] != "Bench User":
+                if not session or session["user"]["name"] != sign_in.name:
                     raise RuntimeError(f"no session after signing in: {session!r}")
                 timings.append(time.perf_counter() - start)
 
-    await asyncio.gather(*(browser() for _ in range(workers)))
+    await asyncio.gather(*(browser(number) for number in range(workers)))
     return len(timings), timings
 
 
-def round_trips(spec: ServerSpec, duration: float, runs: int, workers: int = 4) -> Measure:
-    """Sign-in round trips per second, their latency and the server's CPU time per round
-    trip (medians of ``runs``, each on a server started for it and warmed up, as in
-    ``wrk_rounds``)."""
-    measures = []
-    for _ in range(runs):
-        with running(spec) as server:
-            asyncio.run(_round_trips(server.url, WARM_UP * duration, workers))
-            cpu_before = server.cpu_seconds()
-            count, timings = asyncio.run(_round_trips(server.url, duration, workers))
-            cpu = server.cpu_seconds() - cpu_before
-        timings.sort()
-        measures.append(
-            Measure(
-                count / duration,
-                1000 * timings[len(timings) // 2],
-                1000 * timings[min(len(timings) - 1, int(len(timings) * 0.99))],
-                1e6 * cpu / max(1, count),
-            )
-        )
-    return median_of(measures)
+def round_trips(
+    spec: ServerSpec,
+    duration: float,
+    runs: int,
+    workers: int = 4,
+    sign_in: SignIn = CREDENTIALS,
+) -> Measure:
+    """``round_trip_rounds`` of one server: sign-in round trips per second, their latency
+    and the server's CPU time per round trip (medians of ``runs``, each on a server
+    started for it and warmed up, as in ``wrk_rounds``)."""
+    (measure,) = round_trip_rounds([(spec, sign_in)], duration, runs, workers)
+    return measure
+
+
+def round_trip_rounds(
+    targets: list[tuple[ServerSpec, SignIn]], duration: float, runs: int, workers: int = 4
+) -> list[Measure]:
+    """The medians of ``runs`` rounds of round trips: each round measures every target
+    once (the order turning by one from round to round), each on a server started for
+    it, warmed up by round trips of its own, and stopped after; so that targets meant to
+    be compared meet the machine's drift alike, as in ``wrk_rounds``."""
+    runs_of: list[list[Measure]] = [[] for _ in targets]
+    for round_number in range(runs):
+        for step in range(len(targets)):
+            index = (round_number + step) % len(targets)
+            spec, sign_in = targets[index]
+            runs_of[index].append(_round_trip_run(spec, duration, workers, sign_in))
+    return [median_of(measures) for measures in runs_of]
+
+
+def _round_trip_run(spec: ServerSpec, duration: float, workers: int, sign_in: SignIn) -> Measure:
+    with running(spec) as server:
+        asyncio.run(_round_trips(server.url, WARM_UP * duration, workers, sign_in))
+        cpu_before = server.cpu_seconds()
+        count, timings = asyncio.run(_round_trips(server.url, duration, workers, sign_in))
+        cpu = server.cpu_seconds() - cpu_before
+    timings.sort()
+    return Measure(
+        count / duration,
+        1000 * timings[len(timings) // 2],
+        1000 * timings[min(len(timings) - 1, int(len(timings) * 0.99))],
+        1e6 * cpu / max(1, count),
+    )

@@ -15,8 +15,10 @@ from pathlib import Path
 import pytest
 
 from bench import measure
-from bench.harness import NEW_TOKENS
+from bench.accounts import EMAILS
+from bench.harness import NEW_TOKENS, PASSWORD_STACKS
 from bench.measure import Measure
+from bench.passwords import AUTHUI_DEFAULT, AUTHUI_LIGHT, PEER, SIGN_IN
 from bench.servers import Server, ServerSpec
 from tests.peers.availability import peer_missing
 
@@ -46,6 +48,7 @@ def test_the_harness_runs_every_section_in_smoke_mode(tmp_path: Path) -> None:
         "sign-in round trip",
         "scale",
         "workers",
+        "password sign-in",
     }
     assert set(results["baselines"]) == {
         "authui · Quart fast path (hypercorn)",
@@ -66,6 +69,65 @@ def test_the_harness_runs_every_section_in_smoke_mode(tmp_path: Path) -> None:
     assert set(results["micro"]) == {"authui (Python, joserfc)", "@auth/core/jwt (node)"}
     assert results["micro"]["authui (Python, joserfc)"]["decode_again_us"] > 0
     assert "| session check (JWT) |" in run.stdout  # the printed table
+    passwords = results["passwords"]
+    assert set(passwords["hashing"]["figures"]) == {AUTHUI_DEFAULT, AUTHUI_LIGHT, PEER}
+    for kinds in passwords["hashing"]["figures"].values():
+        assert all(kinds[kind]["median_ms"] > 0 for kind in ("hash", "verify"))
+    assert set(passwords["hashing"]["default_over_peer"]) == {"hash", "verify"}
+    assert {stack for stack, *_ in passwords["ratios"]} == set(PASSWORD_STACKS)
+    assert "| password hash |" in run.stdout
+
+
+def test_round_trip_rounds_start_a_server_for_each_run_and_turn_the_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``round_trip_rounds``' order of events, with the servers and the client replaced
+    by a log; each browser of a sign-in posts its own account's form."""
+    events: list[str] = []
+    pids = iter(range(1, 100))
+
+    @contextlib.contextmanager
+    def running(spec: ServerSpec) -> Iterator[Server]:
+        server = Server(f"http://{spec.target}", next(pids))
+        events.append(f"start {spec.target} {server.pid}")
+        yield server
+        events.append(f"stop {spec.target} {server.pid}")
+
+    async def round_trips(
+        url: str, duration: float, workers: int, sign_in: measure.SignIn
+    ) -> tuple[int, list[float]]:
+        events.append(f"sign in {url[7:]} {duration:g}s {sign_in.path}")
+        return 10, [0.1] * 10
+
+    monkeypatch.setattr(measure, "running", running)
+    monkeypatch.setattr(measure, "_round_trips", round_trips)
+    monkeypatch.setattr(Server, "cpu_seconds", lambda self: 0.0)
+    a, b = ServerSpec("uvicorn", "a"), ServerSpec("uvicorn", "b")
+
+    found = measure.round_trip_rounds([(a, SIGN_IN), (b, measure.CREDENTIALS)], 1.0, 2)
+
+    assert events == [
+        "start a 1",
+        "sign in a 2s /auth/callback/password",  # the warm-up
+        "sign in a 1s /auth/callback/password",
+        "stop a 1",
+        "start b 2",
+        "sign in b 2s /auth/callback/credentials",
+        "sign in b 1s /auth/callback/credentials",
+        "stop b 2",
+        "start b 3",  # the next round: the order turned by one
+        "sign in b 2s /auth/callback/credentials",
+        "sign in b 1s /auth/callback/credentials",
+        "stop b 3",
+        "start a 4",
+        "sign in a 2s /auth/callback/password",
+        "sign in a 1s /auth/callback/password",
+        "stop a 4",
+    ]
+    assert [m.rps for m in found] == [10.0, 10.0]
+    forms = [SIGN_IN.form(browser)["email"] for browser in range(5)]
+    assert forms == [*EMAILS, EMAILS[0]]
+    assert measure.CREDENTIALS.form(3) == {"username": "bench", "password": "bench"}
 
 
 def test_each_round_starts_its_servers_anew_and_pairs_every_run_with_a_bare_hello(
