@@ -68,6 +68,14 @@ PAYLOADS: dict[str, dict[str, Any]] = {
         "null": None,
         "empty": "",
     },
+    "two-step": {  # a session after a password and a code: authui's claims are just claims
+        "sub": "10",
+        "name": "Ada Lovelace",
+        "email": "ada@example.com",
+        "auth_time": 1795780000,
+        "amr": ["pwd", "otp", "mfa"],
+        "sv": 2,
+    },
     "large": {
         "sub": "9",
         "name": "Large Payload",
