@@ -207,7 +207,13 @@ async def complete_sign_in(
     ]
     if proves_identity:
         user_id = str(user.get("id"))
-        await record(ctx, user_id, REAUTHENTICATED if expected else SIGN_IN, provider=provider_id)
+        await record(
+            ctx,
+            user_id,
+            REAUTHENTICATED if expected else SIGN_IN,
+            provider=provider_id,
+            detail={"amr": " ".join(facts.amr)} if facts.amr else None,
+        )
         cookies += [*ended(ctx), *await _browser_known(ctx, user, is_new_user=bool(is_new_user))]
     target = ctx.callback_url
     if enrol:

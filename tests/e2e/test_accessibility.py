@@ -1,5 +1,7 @@
 """axe-core on every page of every shipped theme pack, light and dark: the sign-in pages,
-the demo's own, and the account center's (a refused form too).
+the demo's own, the password pages, and the account center's (a refused form too); the
+two-step verification pages, in their states (the set-up with its QR code, a refused code,
+the recovery codes shown, the second step's page in its three ways).
 
 axe-core is the npm peer in ``tests/peers/axe`` (``npm ci`` there; ``scripts/test`` does it).
 The pages forbid inline scripts (a nonce-based CSP), so axe is not added as a ``<script>``:
@@ -14,11 +16,30 @@ import json
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from playwright.async_api import expect
 
 from tests.e2e.conftest import ROOT, SCHEMES, SHIPPED_PACKS, choose_theme, demo_page, sign_in_demo
+from tests.e2e.password_support import (
+    ACCOUNT_CARD,
+    COMMON_PASSWORD,
+    ENTRANCE_CARD,
+    MFA_PAGE,
+    PASSWORD,
+    SECURE_PAGE,
+    AuthenticatorApp,
+    fill_password_sign_in,
+    open_sign_in,
+    press,
+    read_key,
+    recovery_codes,
+    sign_out,
+    stored_password_user,
+)
 from tests.peers.availability import peer_missing
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from playwright.async_api import Page, Route
 
     from tests.e2e.conftest import DemoWatch, NewContext
@@ -32,7 +53,19 @@ page's button is pressed)."""
 CONFIRM_EMAIL = f"/auth/account/email?user=1&email=ada%40example.com&token={'0' * 64}"
 """An address-change link: it opens the confirmation page (the token is not looked at until
 the page's button is pressed)."""
+NO_TOKEN = "0" * 64
+PASSWORD_PAGES = (
+    "/auth/password/signup",
+    "/auth/password/forgot",
+    "/auth/password/sent?kind=signup",
+    "/auth/password/sent?kind=reset",
+    f"/auth/password/reset?user=1&token={NO_TOKEN}",
+    f"/auth/password/verify?email=ada%40example.com&token={NO_TOKEN}",
+)
+"""The password pages a signed-out visitor sees; the links' pages open their forms (the
+tokens are not looked at until the forms are sent)."""
 SIGNED_OUT_PAGES = (
+    *PASSWORD_PAGES,
     "/",
     "/auth/signin",
     "/auth/signin?error=CredentialsSignin",
@@ -49,6 +82,8 @@ ACCOUNT_PAGES = (
     "/auth/account/profile",
     "/auth/account/connections",
     "/auth/account/passkeys",
+    "/auth/account/password",
+    "/auth/account/two-factor",
     "/auth/account/sessions",
     "/auth/account/activity",
     "/auth/account/delete",
@@ -189,3 +224,78 @@ async def test_axe_runs_under_the_csp_and_reports_violations(
     lines = failures("/fixture-page", await run_axe(page, axe_source))
     assert any(line.startswith("/fixture-page: image-alt (critical)") for line in lines), lines
     assert any(line.startswith("/fixture-page: label (critical)") for line in lines), lines
+
+
+async def axe_here(page: Page, axe_source: str, scheme: str, label: str) -> list[str]:
+    """axe's failures on the page as it is now (``label`` names it in the report)."""
+    html_scheme = await page.get_attribute("html", "data-color-scheme")
+    assert html_scheme == scheme, f"{label} is shown in {html_scheme}, not {scheme}"
+    return failures(label, await run_axe(page, axe_source))
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("pack", SHIPPED_PACKS)
+async def test_two_step_pages_have_no_serious_violations(
+    new_demo_context: NewContext,
+    demo_database: Path,
+    axe_source: str,
+    pack: str,
+    scheme: str,
+) -> None:
+    """A user with a password (and a passkey) sets up two-step verification, then signs
+    in with it: every state of the pages on the way."""
+    email = f"axe.{pack}.{scheme}@example.com"
+    await stored_password_user(f"sqlite+aiosqlite:///{demo_database}", email, passkey=True)
+    page = await demo_page(new_demo_context, color_scheme=scheme)
+    await choose_theme(page, pack, scheme)
+    problems: list[str] = []
+
+    async def check(label: str) -> None:
+        problems.extend(await axe_here(page, axe_source, scheme, label))
+
+    async def send(button: str, card: str) -> None:
+        await press(page, True, page.get_by_role("button", name=button), card)
+
+    await open_sign_in(page, "/auth/account/password")
+    await fill_password_sign_in(page, email, PASSWORD)
+    await page.wait_for_url("**/auth/account/password")
+    await page.get_by_label("New password").fill(COMMON_PASSWORD)
+    await send("Change password", ACCOUNT_CARD)
+    await page.locator('#authui-password-new[aria-invalid="true"]').wait_for()
+    await check("/auth/account/password (refused)")
+
+    await page.goto("/auth/account/two-factor")
+    await send("Set up an authenticator app", ACCOUNT_CARD)
+    await page.locator("svg.authui-qr").wait_for()
+    await check("/auth/account/two-factor (set-up)")
+    app = AuthenticatorApp(await read_key(page))
+    await page.get_by_label("Code from the app").fill(app.wrong_code())
+    await send("Confirm and turn on", ACCOUNT_CARD)
+    await page.locator('#authui-totp-code[aria-invalid="true"]').wait_for()
+    await check("/auth/account/two-factor (refused code)")
+    await page.get_by_label("Code from the app").fill(await app.next_code())
+    await send("Confirm and turn on", ACCOUNT_CARD)
+    await recovery_codes(page)
+    await check("/auth/account/two-factor (recovery codes)")
+    await send("Use my passkeys as the second step", ACCOUNT_CARD)
+    await page.get_by_text("On: one of your passkeys can confirm a sign-in.").wait_for()
+    await check("/auth/account/two-factor (on)")
+
+    await sign_out(page)
+    await open_sign_in(page, SECURE_PAGE)
+    await fill_password_sign_in(page, email, PASSWORD)
+    await page.wait_for_url(f"**{MFA_PAGE}")
+    await check(f"{MFA_PAGE} (authenticator app)")
+    await page.get_by_label("Code", exact=True).fill(app.wrong_code())
+    await send("Verify", ENTRANCE_CARD)
+    await page.locator('#authui-mfa-code[aria-invalid="true"]').wait_for()
+    await check(f"{MFA_PAGE} (refused code)")
+    for method in ("recovery", "passkey"):
+        await page.goto(f"{MFA_PAGE}?method={method}")
+        await check(f"{MFA_PAGE}?method={method}")
+    await expect(page.get_by_role("button", name="Use a passkey")).to_be_visible()
+
+    assert not problems, (
+        f"axe-core found serious or critical violations in the {pack} pack ({scheme}):\n"
+        + "\n".join(problems)
+    )

@@ -12,6 +12,14 @@ phone, 375 wide) show the demo user of a demo of their own (a fresh database), s
 signed in on a laptop, where they added a passkey and named it "Work laptop", and on a
 phone. Every picture is taken in that laptop's session, so the lists are the same in every
 pack; the times the pages print are shown as ``PINNED_TIME`` (they are the run's own).
+
+Two-step verification (``<pack>-account-password-…``, ``<pack>-account-two-factor-…``,
+``<pack>-mfa-<way>-…``): the same demo user, in a sign-in of its own, sets up an
+authenticator app (the QR code and the key, then the recovery codes), turns their passkey
+on as a second step, signs out and in again and is asked for the second step in each of
+its three ways; then it is all undone, so every pack starts alike. The key, the QR code
+and the recovery codes are random: the pictures show ``PINNED_KEY``'s and
+``PINNED_RECOVERY_CODES`` instead.
 """
 
 from __future__ import annotations
@@ -29,6 +37,10 @@ from urllib.parse import urlencode
 import pytest
 import pytest_asyncio
 
+from authui.adapters.sqlalchemy import SQLAlchemyAdapter
+from authui.mfa import totp
+from authui.mfa.qr import qr_svg
+from tests.e2e.account_support import SESSION_COOKIE
 from tests.e2e.conftest import (
     ROOT,
     SCHEMES,
@@ -40,6 +52,15 @@ from tests.e2e.conftest import (
     fill_sign_in,
     guarded_context,
     sign_in_demo,
+)
+from tests.e2e.password_support import (
+    ACCOUNT_CARD,
+    COMMON_PASSWORD,
+    MFA_PAGE,
+    AuthenticatorApp,
+    press,
+    read_key,
+    recovery_codes,
 )
 
 if TYPE_CHECKING:
@@ -57,7 +78,12 @@ SIGNED_OUT_PAGES = {
     "error": "/auth/error?error=AccessDenied",
     "verify-request": "/auth/verify-request",
     "confirm-signin": f"/auth/callback/email?token={'0' * 64}&email=ada%40example.com",
+    "password-signup": "/auth/password/signup",
+    "password-sent": "/auth/password/sent?kind=signup",
+    "password-forgot": "/auth/password/forgot",
+    "password-reset": f"/auth/password/reset?user=1&token={'0' * 64}",
 }
+"""The sign-up page is shown after a refused (common) password."""
 SIGNED_IN_PAGES = {"new-user": "/auth/new-user"}
 PAGES = (*SIGNED_OUT_PAGES, *SIGNED_IN_PAGES)
 """The page names in the file names; ``docs/gallery.md`` uses exactly these."""
@@ -216,6 +242,13 @@ async def test_gallery_screenshots(
             assert await page.get_by_role("link", name=SHOWN_HOST).count() == 1
         if name == "confirm-signin":
             assert await page.get_by_text(f"to {SHOWN_HOST} as ada@example.com").count() == 1
+        if name == "password-signup":
+            await page.wait_for_function("() => window.htmx !== undefined")
+            await page.get_by_label("Name (optional)").fill("Ada Lovelace")
+            await page.get_by_label("Email").fill("ada@example.com")
+            await page.get_by_label("Password").fill(COMMON_PASSWORD)
+            await page.get_by_role("button", name="Create account").click()
+            await page.locator('#authui-signup-password[aria-invalid="true"]').wait_for()
         await take(name)
     await sign_in_demo(page, demo_server, "/profile")
     for name, path in SIGNED_IN_PAGES.items():
@@ -231,14 +264,19 @@ async def test_gallery_screenshots(
 
 
 @pytest.fixture(scope="module")
-def account_demo() -> Iterator[str]:
-    """A demo of the account pictures' own, on a fresh database; its URL at ``localhost``
-    (passkeys need a host name)."""
+def account_demo_site() -> Iterator[tuple[str, Path]]:
+    """A demo of the account pictures' own, on a fresh database: its URL at ``localhost``
+    (passkeys need a host name) and its SQLite file."""
     with (
         tempfile.TemporaryDirectory(prefix="authui-gallery-") as folder,
         demo_site("quart", demo_env(Path(folder) / "demo.db")) as url,
     ):
-        yield url.replace("127.0.0.1", "localhost")
+        yield url.replace("127.0.0.1", "localhost"), Path(folder) / "demo.db"
+
+
+@pytest.fixture(scope="module")
+def account_demo(account_demo_site: tuple[str, Path]) -> str:
+    return account_demo_site[0]
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
@@ -350,3 +388,128 @@ async def test_account_gallery_screenshots(
     for name in ACCOUNT_PAGES:
         check_png(gallery_file(pack, name, scheme), started - 1, (SIZE, heights[name]))
     check_png(gallery_file(pack, "account-phone", scheme), started - 1, (PHONE[0], phone_height))
+
+
+# --- two-step verification --------------------------------------------------------------------
+
+
+TWO_STEP_PAGES = {
+    "account-password": "/auth/account/password",
+    "account-two-factor-setup": "/auth/account/two-factor",
+    "account-two-factor-codes": "/auth/account/two-factor",
+    "mfa-totp": MFA_PAGE,
+    "mfa-recovery": f"{MFA_PAGE}?method=recovery",
+    "mfa-passkey": f"{MFA_PAGE}?method=passkey",
+}
+"""The two-step pictures in the file names (``docs/gallery.md`` uses exactly these), and
+where each is: the password page (the demo user has none yet), the two-step page with the
+set-up's QR code and then with the recovery codes, the second step's page in its three
+ways."""
+PINNED_KEY = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+PINNED_QR = """(svg) => { document.querySelector("svg.authui-qr").outerHTML = svg; }"""
+PINNED_RECOVERY_CODES = [
+    "7k2mq-x4hpd",
+    "c9rtw-3nf6a",
+    "pj5xe-hb8ku",
+    "2wdng-q7vym",
+    "tf4ca-9rk3s",
+    "m6bxj-w2e5p",
+    "ud8hs-6tqzn",
+    "3ygvk-pc4md",
+    "hn7ra-5jx2w",
+    "e5qpt-k8bfc",
+]
+PIN_RECOVERY_CODES = """(codes) => {
+  document.querySelectorAll("#authui-recovery-codes code").forEach((code, i) => {
+    code.textContent = codes[i];
+  });
+}"""
+DEMO_USER_ID = "1"
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("pack", SHIPPED_PACKS)
+async def test_two_step_gallery_screenshots(
+    new_demo_context: NewContext,
+    account_demo_site: tuple[str, Path],
+    account_holder: dict[str, Any],
+    pack: str,
+    scheme: str,
+) -> None:
+    """(``account_holder`` gave the demo user the passkey it turns on as a second step.)"""
+    started = time.time()
+    url, database = account_demo_site
+    desktop = (SIZE, SIZE)
+    page = await demo_page(
+        new_demo_context,
+        user_agent=LAPTOP_AGENT,
+        viewport={"width": SIZE, "height": SIZE},
+        device_scale_factor=1,
+        color_scheme=scheme,
+        reduced_motion="reduce",
+    )
+    query = urlencode({"theme": pack, "scheme": scheme, "next": "/"})
+    await page.goto(f"{url}/theme?{query}")
+    heights: dict[str, int] = {}
+
+    async def take(name: str) -> None:
+        assert page.url == url + TWO_STEP_PAGES[name], page.url
+        heights[name] = await take_account_page(page, gallery_file(pack, name, scheme), desktop)
+
+    async def send(button: str) -> None:
+        await press(page, True, page.get_by_role("button", name=button), ACCOUNT_CARD)
+
+    try:
+        then = urlencode({"callbackUrl": "/auth/account/password"})
+        await page.goto(f"{url}/auth/signin?{then}")
+        await fill_sign_in(page, "demo", "demo")
+        await page.wait_for_url(url + "/auth/account/password")
+        await take("account-password")
+
+        await page.goto(url + "/auth/account/two-factor")
+        await send("Set up an authenticator app")
+        app = AuthenticatorApp(await read_key(page))
+        await page.evaluate(PINNED_QR, pinned_qr())
+        await page.locator("#authui-totp-key").evaluate(
+            "(key, text) => { key.textContent = text; }", totp.grouped(PINNED_KEY)
+        )
+        await take("account-two-factor-setup")
+        await page.get_by_label("Code from the app").fill(await app.next_code())
+        await send("Confirm and turn on")
+        await recovery_codes(page)
+        await page.evaluate(PIN_RECOVERY_CODES, PINNED_RECOVERY_CODES)
+        await take("account-two-factor-codes")
+        await send("Use my passkeys as the second step")
+        await page.get_by_text("On: one of your passkeys can confirm a sign-in.").wait_for()
+
+        await page.goto(url + "/")
+        await page.get_by_role("banner").get_by_role("button", name="Sign out").click()
+        await page.wait_for_url(url + "/")
+        await page.goto(f"{url}/auth/signin?" + urlencode({"callbackUrl": "/profile"}))
+        await fill_sign_in(page, "demo", "demo")
+        await page.wait_for_url(f"**{MFA_PAGE}")
+        for name in ("mfa-totp", "mfa-recovery", "mfa-passkey"):
+            if name != "mfa-totp":
+                await page.goto(url + TWO_STEP_PAGES[name])
+            await take(name)
+    finally:
+        await undo_two_step(page, database)
+
+    for name in TWO_STEP_PAGES:
+        check_png(gallery_file(pack, name, scheme), started - 1, (SIZE, heights[name]))
+
+
+def pinned_qr() -> str:
+    """The set-up's QR code for ``PINNED_KEY``, as the page draws one."""
+    uri = totp.provisioning_uri(PINNED_KEY, "demo@example.com", "localhost")
+    return str(qr_svg(uri, "QR code to scan with your authenticator app"))
+
+
+async def undo_two_step(page: Page, database: Path) -> None:
+    """The demo user as before: no second step, and no session of this context's."""
+    async with SQLAlchemyAdapter(f"sqlite+aiosqlite:///{database}") as adapter:
+        await adapter.delete_mfa(DEMO_USER_ID)
+        await adapter.delete_trusted_browsers(DEMO_USER_ID, None)
+        for cookie in await page.context.cookies():
+            if cookie["name"] == SESSION_COOKIE:
+                await adapter.delete_session(cookie["value"])

@@ -13,6 +13,7 @@ from authui.actions.account.pages import Page, iso
 from authui.adapters.account import SecurityEvent
 from authui.context import Context
 from authui.i18n import translate
+from authui.sessions.facts import MULTI_FACTOR
 from authui.user_agents import describe
 
 SHOWN = 50
@@ -48,11 +49,24 @@ LABELS: Mapping[str, str] = {
 """What the page calls each kind of event."""
 
 
+TWO_STEP_LABELS: Mapping[str, str] = {
+    activity.SIGN_IN: "Signed in with two steps",
+    activity.REAUTHENTICATED: "Signed in again with two steps to confirm a change",
+}
+"""What the page calls a sign-in that was multi-factor (its ``amr`` has ``mfa``)."""
+
+
+def _label(event: SecurityEvent) -> str:
+    if MULTI_FACTOR in event.detail.get("amr", "").split() and event.kind in TWO_STEP_LABELS:
+        return translate(TWO_STEP_LABELS[event.kind])
+    return translate(LABELS.get(event.kind, event.kind))
+
+
 def _row(ctx: Context, event: SecurityEvent) -> dict[str, Any]:
     provider = ctx.options.providers.get(event.provider or "")
     return {
         "kind": event.kind,
-        "label": translate(LABELS.get(event.kind, event.kind)),
+        "label": _label(event),
         "at": iso(event.at),
         "provider": provider.name if provider else event.provider,
         "browser": describe(event.user_agent) if event.user_agent else None,

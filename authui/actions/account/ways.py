@@ -79,7 +79,10 @@ def password_provider(options: Options) -> Password | None:
 
 
 async def has_password(ctx: Context, holder: Holder) -> bool:
-    """Whether the user has a password (with a password provider configured)."""
+    """Whether the user has a password that signs in: with a password provider
+    configured, and an address to sign in with."""
     if password_provider(ctx.options) is None or not holder.can("get_password"):
+        return False
+    if not holder.user.email:
         return False
     return await holder.adapter.call("get_password", NEEDED_FOR, holder.user.id) is not None

@@ -24,6 +24,7 @@ from authui.passwords.hashing import hash_password
 from authui.providers.password import Password
 from authui.proxies import client_address
 from authui.throttle import Limit
+from authui.urls import with_query
 
 NEEDED_FOR = "password accounts"
 MAX_EMAIL_LENGTH = 254
@@ -200,6 +201,10 @@ def throttled_page(answer: InternalResponse, error: TooManyAttempts) -> Internal
 def dead_link(ctx: Context, error: Verification) -> InternalResponse:
     """The error page of a password link that is incomplete, used or expired."""
     ctx.options.logger.error(error)
+    if htmx.is_htmx(ctx.request):  # htmx swaps no error answer: the browser goes there
+        return InternalResponse(
+            redirect=with_query(ctx.action_url("error"), {"error": "PasswordLink"})
+        )
     return ctx.options.renderer.error_page(
         "PasswordLink", sign_in_url=ctx.action_url("signin"), site_url=ctx.origin
     )

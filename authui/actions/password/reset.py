@@ -5,8 +5,9 @@ same "check your inbox" whatever it is. A known address gets a link (single use,
 
 The link opens ``<base>/password/reset``, where the new password is typed. Its post checks
 the password rules before it uses the link up (a refused password does not spend it); then
-the new password is stored, the address counts as confirmed (the link reached it), and
-every session of the user ends (database sessions deleted, JWT sessions by the session
+the new password is stored, the address counts as confirmed (the link reached it), the
+browsers the user trusted to skip the second step are trusted no more, and every session
+of the user ends (database sessions deleted, JWT sessions by the session
 version) before the user signs in with the new password.
 """
 
@@ -210,6 +211,8 @@ async def reset(ctx: Context, provider: Password) -> InternalResponse:
             ctx.options.config.events.update_user, ctx.options.logger, user=user_record(user)
         )
     await end_every_session(ctx, user.id)
+    if adapter.has("delete_trusted_browsers"):  # they skip no second step any more
+        await adapter.call("delete_trusted_browsers", NEEDED_FOR, user.id, None)
     await record(ctx, user.id, PASSWORD_RESET, provider=provider.id)
     target = with_query(ctx.action_url("signin"), {"notice": "password-reset"})
     return InternalResponse(redirect=target)
