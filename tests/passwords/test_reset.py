@@ -70,6 +70,14 @@ async def test_a_known_and_an_unknown_address_get_the_same_answer() -> None:
     assert "If an account uses this address" in page.text
 
 
+async def test_without_sign_up_the_unknown_address_is_sent_to_sign_in() -> None:
+    site = await password_site(provider={"sign_up": False})
+    assert await forgot(site, "zed@example.com") == SENT_RESET
+    [nobody] = site.mail_to("zed@example.com")
+    assert nobody.url == f"{APP}/auth/signin"
+    assert (await site.browser().get("password/signup", headers=PAGE)).status == 400
+
+
 async def test_a_bad_address_is_refused_on_the_form() -> None:
     site = await password_site()
     answer = await form_post(site.browser(), "password/forgot", {"email": "ann at example"})

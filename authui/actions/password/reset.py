@@ -91,7 +91,7 @@ async def forgot(ctx: Context, provider: Password) -> InternalResponse:
         return throttled_page(refused, throttled)
     user: AdapterUser | None = await adapter_of(ctx).call("get_user_by_email", NEEDED_FOR, email)
     if user is None:
-        await _tell_unknown(ctx, email)
+        await _tell_unknown(ctx, provider, email)
     else:
         await _send_link(ctx, provider, user, email)
     return sent(ctx, "reset")
@@ -124,8 +124,14 @@ async def _send_link(ctx: Context, provider: Password, user: AdapterUser, email:
         raise
 
 
-async def _tell_unknown(ctx: Context, email: str) -> None:
+async def _tell_unknown(ctx: Context, provider: Password, email: str) -> None:
+    """Tell ``email`` that no account uses it: it may sign up (where the site offers
+    that), or sign in another way."""
     host = urlsplit(ctx.origin).netloc
+    if provider.sign_up:
+        url, button = ctx.action_url("password", "signup"), translate("Create an account")
+    else:
+        url, button = ctx.action_url("signin"), translate("Sign in")
     await mail(
         ctx,
         to=email,
@@ -139,8 +145,8 @@ async def _tell_unknown(ctx: Context, email: str) -> None:
             ),
             translate("If it was you, you may have signed up with another address."),
         ],
-        url=ctx.action_url("password", "signup"),
-        button=translate("Create an account"),
+        url=url,
+        button=button,
     )
 
 
