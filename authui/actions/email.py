@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from authui.actions.finish import allowed_redirect, finish_sign_in
+from authui.actions.link_tokens import use_link_token
 from authui.actions.password.common import forget_unproven_password
 from authui.actions.throttling import check_email
 from authui.adapters.base import (
@@ -191,16 +192,11 @@ async def _use(
         Verification: The link has no token or address, or is used, expired or altered.
     """
     token, email = read_link(provider, values)
-    for secret in _secrets(ctx, provider):
-        invite: VerificationToken | None = await adapter.call(
-            "use_verification_token", NEEDED_FOR, email, token_hash(token, secret)
-        )
-        if invite is not None:
-            break
-    else:
-        raise Verification("The sign-in link was used already, or never issued for this address")
-    if invite.expires < now():
-        raise Verification("The sign-in link has expired")
+    secrets = _secrets(ctx, provider)
+    name = "sign-in link (for this address)"
+    await use_link_token(
+        adapter, NEEDED_FOR, identifier=email, token=token, secrets=secrets, name=name
+    )
     return email
 
 

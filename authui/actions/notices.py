@@ -87,6 +87,26 @@ async def tell(
         )
 
 
+async def tell_change(
+    ctx: Context, to: str | None, *, heading: str, line: str, advice: str, activity_url: str
+) -> None:
+    """Tell the account's address ``to`` (none: nothing is sent) about a change to how it
+    signs in: ``heading`` (with ``{host}``), ``line`` (with ``{where}``: this request's
+    browser and address), ``advice`` for when it was not them, and a button to the
+    account's activity. A failure is logged: the change is made."""
+    if not to:
+        return
+    host = urlsplit(ctx.origin).netloc
+    await tell(
+        ctx,
+        to=to,
+        heading=translate(heading, host=host),
+        lines=[translate(line, where=where_from(ctx)), translate(advice)],
+        url=activity_url,
+        button=translate("Review the activity"),
+    )
+
+
 async def tell_new_browser(ctx: Context, email: str) -> None:
     """Tell ``email``'s owner about this sign-in from a browser new to them (a failure is
     logged: the sign-in goes on)."""

@@ -181,7 +181,7 @@ async def test_an_expired_reset_link_is_refused(monkeypatch: pytest.MonkeyPatch)
     fields = await reset_form(site, "ann@example.com")
     before = await site.hash_of(ann.id)
     later = now() + timedelta(seconds=601)
-    monkeypatch.setattr("authui.actions.password.common.now", lambda: later)
+    monkeypatch.setattr("authui.actions.link_tokens.now", lambda: later)
     answer = await form_post(site.browser(), "password/reset", {**fields, "password": NEWER})
     assert answer.status == 403
     assert LINK_DEAD in answer.text

@@ -221,7 +221,7 @@ async def test_an_expired_confirmation_link_is_refused(monkeypatch: pytest.Monke
     await sign_up(site.browser(), "ann@example.com")
     email, token = await confirmed_via_page(site, "ann@example.com")
     later = now() + timedelta(seconds=61)
-    monkeypatch.setattr("authui.actions.password.common.now", lambda: later)
+    monkeypatch.setattr("authui.actions.link_tokens.now", lambda: later)
     browser = site.browser()
     answer = await form_post(browser, "password/verify", {"email": email, "token": token})
     assert answer.status == 403

@@ -22,6 +22,7 @@ from authui.actions.account.changes import change_user
 from authui.actions.account.gate import NEEDED_FOR, Holder, page_url, step_up
 from authui.actions.account.outcome import Outcome, done, refused
 from authui.actions.activity import EMAIL_CHANGE_REQUESTED, EMAIL_CHANGED, record
+from authui.actions.link_tokens import use_link_token
 from authui.actions.notices import mail_provider, send, tell, where_from
 from authui.actions.throttling import counter_for
 from authui.actions.views import form_context
@@ -204,17 +205,14 @@ async def post(ctx: Context) -> InternalResponse:
 async def _confirm(ctx: Context) -> InternalResponse:
     adapter = require_adapter(ctx.options.adapter, NEEDED_FOR)
     user_id, email, token = _link(ctx, dict(ctx.body))
-    identifier = _identifier(user_id, email)
-    for secret in ctx.options.keys:
-        used: VerificationToken | None = await adapter.call(
-            "use_verification_token", NEEDED_FOR, identifier, token_hash(token, secret)
-        )
-        if used is not None:
-            break
-    else:
-        raise Verification("The address-change link was used already, or never issued")
-    if used.expires < now():
-        raise Verification("The address-change link has expired")
+    await use_link_token(
+        adapter,
+        NEEDED_FOR,
+        identifier=_identifier(user_id, email),
+        token=token,
+        secrets=ctx.options.keys,
+        name="address-change link",
+    )
     user: AdapterUser | None = await adapter.call("get_user", NEEDED_FOR, user_id)
     if user is None:
         raise Verification("The address-change link's user is gone")

@@ -7,7 +7,6 @@ only when the user has another way to sign in.
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
 
 from authui.actions.account.gate import (
     NEEDED_FOR,
@@ -22,12 +21,11 @@ from authui.actions.account.outcome import Outcome, done, refused
 from authui.actions.account.pages import Page, iso
 from authui.actions.account.ways import password_provider, ways_in
 from authui.actions.activity import PASSWORD_CHANGED, PASSWORD_REMOVED, PASSWORD_SET, record
-from authui.actions.notices import tell, where_from
+from authui.actions.notices import tell_change
 from authui.actions.password.common import new_password, store_password
 from authui.adapters.factors import PasswordRecord
 from authui.context import Context
 from authui.cookies import Cookie
-from authui.i18n import translate
 from authui.options import Options
 from authui.sessions import JWTSessions, strategy_for
 from authui.sessions.ending import end_every_session
@@ -77,19 +75,13 @@ async def _others_signed_out(ctx: Context, holder: Holder) -> list[Cookie]:
 
 
 async def _tell(ctx: Context, holder: Holder, heading: str, line: str) -> None:
-    if not holder.user.email:
-        return
-    host = urlsplit(ctx.origin).netloc
-    await tell(
+    await tell_change(
         ctx,
-        to=holder.user.email,
-        heading=translate(heading, host=host),
-        lines=[
-            translate(line, where=where_from(ctx)),
-            translate("If you did not do this, reset your password and review the activity."),
-        ],
-        url=page_url(ctx, "activity"),
-        button=translate("Review the activity"),
+        holder.user.email,
+        heading=heading,
+        line=line,
+        advice="If you did not do this, reset your password and review the activity.",
+        activity_url=page_url(ctx, "activity"),
     )
 
 

@@ -38,7 +38,7 @@ from authui.actions.activity import (
     record,
 )
 from authui.actions.mfa.gate import available
-from authui.actions.notices import tell, where_from
+from authui.actions.notices import tell_change
 from authui.adapters.factors import MfaEnrolment, TrustedBrowser
 from authui.context import Context
 from authui.cookies import CHECK_MAX_AGE, Cookie, deletion
@@ -165,19 +165,13 @@ def _end_enrolment(ctx: Context) -> None:
 
 
 async def _tell(ctx: Context, holder: Holder, heading: str, line: str) -> None:
-    if not holder.user.email:
-        return
-    host = urlsplit(ctx.origin).netloc
-    await tell(
+    await tell_change(
         ctx,
-        to=holder.user.email,
-        heading=translate(heading, host=host),
-        lines=[
-            translate(line, where=where_from(ctx)),
-            translate("If you did not do this, secure your account and review the activity."),
-        ],
-        url=page_url(ctx, "activity"),
-        button=translate("Review the activity"),
+        holder.user.email,
+        heading=heading,
+        line=line,
+        advice="If you did not do this, secure your account and review the activity.",
+        activity_url=page_url(ctx, "activity"),
     )
 
 

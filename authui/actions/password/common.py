@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from authui import htmx
+from authui.actions.link_tokens import use_link_token
 from authui.actions.notices import send
 from authui.actions.throttling import Counted, count_request
 from authui.actions.views import form_context
@@ -150,17 +151,14 @@ async def use_link(ctx: Context, link: Link) -> None:
     Raises:
         Verification: It was used already, never issued, or has expired.
     """
-    adapter = adapter_of(ctx)
-    for secret in ctx.options.keys:
-        used: VerificationToken | None = await adapter.call(
-            "use_verification_token", NEEDED_FOR, link.identifier, token_hash(link.token, secret)
-        )
-        if used is not None:
-            break
-    else:
-        raise Verification("The password link was used already, or never issued")
-    if used.expires < now():
-        raise Verification("The password link has expired")
+    await use_link_token(
+        adapter_of(ctx),
+        NEEDED_FOR,
+        identifier=link.identifier,
+        token=link.token,
+        secrets=ctx.options.keys,
+        name="password link",
+    )
 
 
 def form_page(
