@@ -301,27 +301,44 @@ def password_rows(options: Options) -> Iterator[Row]:
 
 def password_hashing(options: Options) -> dict[str, Any]:
     """The hash and verify times of authui and of Better Auth's default (``bench.passwords``)."""
-    return passwords.hashing(3 if options.smoke else 30)
+    if options.smoke:
+        return passwords.hashing(calls=2, rounds=1)
+    return passwords.hashing(calls=30)
 
 
-def password_ratios(rows: list[dict[str, Any]]) -> list[tuple[str, float, float, float, float]]:
-    """(stack, password round trips/s, password ÷ credentials of the same stack, password
-    ÷ credentials on the password server, password ÷ Auth.js credentials) per stack of
-    the password table."""
-    rates = {
-        (row["stack"], row["endpoint"]): row["measure"]["rps"]
-        for row in rows
-        if row["table"] == PASSWORDS
+PasswordRatio = tuple[str, float, float, float, float, float, float, float]
+
+
+def password_ratios(rows: list[dict[str, Any]]) -> list[PasswordRatio]:
+    """Per stack of the password table: (stack, password round trips/s, their ratio to the
+    credentials round trips/s of the sign-in table's server of the same stack, of the
+    password server, and of Auth.js; the server CPU ms per password round trip, its ratio
+    to the CPU per credentials round trip of the sign-in table's server, and of Auth.js).
+    On a machine shared with other work the CPU figures move less than the rates."""
+    measures = {
+        (row["stack"], row["endpoint"]): row["measure"] for row in rows if row["table"] == PASSWORDS
     }
-    peer = rates.get((AUTHJS, CREDENTIALS_SIGN_IN))
+    peer = measures.get((AUTHJS, CREDENTIALS_SIGN_IN))
     found = []
     for stack in PASSWORD_STACKS:
-        password = rates.get((stack, PASSWORD_SIGN_IN))
-        credentials = rates.get((stack, CREDENTIALS_SIGN_IN))
-        beside = rates.get((stack, CREDENTIALS_BESIDE))
-        if password is None or not credentials or not beside or not peer:
+        password = measures.get((stack, PASSWORD_SIGN_IN))
+        credentials = measures.get((stack, CREDENTIALS_SIGN_IN))
+        beside = measures.get((stack, CREDENTIALS_BESIDE))
+        if password is None or credentials is None or beside is None or peer is None:
             continue
-        found.append((stack, password, password / credentials, password / beside, password / peer))
+        rate, cpu = password["rps"], password["cpu_us"]
+        found.append(
+            (
+                stack,
+                rate,
+                rate / credentials["rps"],
+                rate / beside["rps"],
+                rate / peer["rps"],
+                cpu / 1000,
+                cpu / credentials["cpu_us"],
+                cpu / peer["cpu_us"],
+            )
+        )
     return found
 
 
@@ -438,8 +455,12 @@ def _fmt(value: float | None, digits: int = 0) -> str:
 
 
 def markdown(results: dict[str, Any]) -> str:
-    """The results as Markdown tables."""
+    """The results as Markdown tables, after a line naming the machine."""
+    box = results["machine"]
     lines = [
+        f"Machine: {box['cpu']}; Python {box['python']}, node {box['node']}, {box['wrk']};"
+        f" {box['os']}.",
+        "",
         "| table | stack | endpoint | req/s | p50 ms | p99 ms | overhead µs"
         " | server CPU µs | CPU overhead µs |",
         "|---|---|---|---:|---:|---:|---:|---:|---:|",
@@ -504,17 +525,23 @@ def _password_lines(results: dict[str, Any]) -> list[str]:
         ]
         lines.append(f"| {name} | {' | '.join(cells)} |")
     ratio = found["hashing"]["default_over_peer"]
+    cpu = found["hashing"]["default_over_peer_cpu"]
     lines += [
         "",
-        f"authui's default ÷ Better Auth's scrypt (median times): hash {ratio['hash']:.2f},"
-        f" verify {ratio['verify']:.2f}.",
+        f"authui's default ÷ Better Auth's scrypt: hash {ratio['hash']:.2f} (CPU"
+        f" {cpu['hash']:.2f}), verify {ratio['verify']:.2f} (CPU {cpu['verify']:.2f}).",
         "",
         "| authui stack | password round trips/s | ÷ credentials (sign-in server)"
-        " | ÷ credentials (password server) | ÷ Auth.js credentials |",
-        "|---|---:|---:|---:|---:|",
+        " | ÷ credentials (password server) | ÷ Auth.js credentials"
+        " | server CPU ms per password round trip | CPU ÷ credentials (sign-in server)"
+        " | CPU ÷ Auth.js credentials |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for stack, rate, same, beside, peer in found["ratios"]:
-        lines.append(f"| {stack} | {rate:,.1f} | {same:.3f} | {beside:.3f} | {peer:.3f} |")
+    for stack, rate, same, beside, peer, cpu, cpu_same, cpu_peer in found["ratios"]:
+        lines.append(
+            f"| {stack} | {rate:,.1f} | {same:.3f} | {beside:.3f} | {peer:.3f} | {cpu:,.1f}"
+            f" | {cpu_same:,.0f} | {cpu_peer:,.0f} |"
+        )
     return lines
 
 
@@ -572,14 +599,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             hashing = password_hashing(options)
             for stack, kinds in hashing["figures"].items():
                 hash_ms, verify_ms = (kinds[k]["median_ms"] for k in ("hash", "verify"))
-                print(f"{'password hash':20} {stack:56} {hash_ms:>8.1f} ms {verify_ms:>8.1f} ms")
+                print(
+                    f"{'password hash':20} {stack:56} {hash_ms:>8.1f} ms {verify_ms:>8.1f} ms",
+                    flush=True,
+                )
         for row in SECTIONS[name](options, base):
             print(
                 f"{row.table:20} {row.stack:30} {row.endpoint:45} {row.measure.rps:>10,.0f} req/s",
                 flush=True,
             )
             rows.append(row)
-    results = {
+    results: dict[str, Any] = {
         "machine": machine(),
         "settings": {"duration_s": options.duration, "runs": options.runs, "wrk_connections": 32},
         "baselines": {k: asdict(v) for k, v in base.items()},
@@ -588,8 +618,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "micro": micro_rows(200 if args.smoke else 5000),
     }
     if hashing is not None:
-        found = [asdict(r) for r in rows]
-        results["passwords"] = {"hashing": hashing, "ratios": password_ratios(found)}
+        ratios = password_ratios(results["rows"])
+        results["passwords"] = {"hashing": hashing, "ratios": ratios}
     print()
     print(markdown(results))
     if args.out:

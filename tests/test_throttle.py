@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from authui import Experimental, throttle
+from authui.actions import throttling
 from authui.actions.throttling import counter_for
 from authui.adapters.memory import MemoryAdapter
 from authui.http import Response
@@ -124,6 +125,41 @@ async def test_a_success_resets_the_account_but_not_the_client(adapter: Any) -> 
     # the client's five failures (two before the success, three after) stay counted; the
     # success itself is not a failure
     assert_throttled(await sign_in(client, "bob"), window=60)
+
+
+async def test_a_success_beside_other_sign_ins_of_the_account_counts_none_as_failed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Sign-ins of one account in flight together (a user's browsers, a bench): one
+    succeeding while another starts must not leave the account's count above the attempts
+    still in flight (it once did, and four at once were refused with 429)."""
+    seen: list[int] = []
+    monkeypatch.setattr(throttling, "_over", lambda counted, count: seen.append(count))
+
+    class Interleaving(LocalCounter):
+        """Runs ``between`` once, after the first reset it is asked for."""
+
+        between: Any = None
+
+        async def reset(self, key: str) -> None:
+            await super().reset(key)
+            then, self.between = self.between, None
+            if then is not None:
+                await then()
+
+    counter = Interleaving()
+
+    def attempt() -> throttling.Attempt:
+        started = throttling.Attempt(counter)
+        started.account = throttling.Counted("credentials", "account", "ada", Limit(5, 300))
+        return started
+
+    first, second, third = attempt(), attempt(), attempt()
+    await first.start()
+    counter.between = second.start
+    await first.succeeded()
+    await third.start()
+    assert seen[-1] <= 2  # the second and the third, in flight; nothing failed
 
 
 async def test_api_clients_get_429_json_with_retry_after() -> None:

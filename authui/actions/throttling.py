@@ -102,8 +102,11 @@ class Attempt:
         """The sign-in succeeded: it is no failure; the account's count starts again."""
         for counted in self.counted:
             if counted is self.account and self.counter.can_reset:
-                await self.counter.reset(counted.key + ":a")
+                # Marks first: an attempt that starts between the two resets loses its
+                # attempt (and is counted short, for a moment) rather than its mark
+                # (which would count it, and every sign-in in flight, as a failure).
                 await self.counter.reset(counted.key + ":m")
+                await self.counter.reset(counted.key + ":a")
             else:
                 await self.counter.increment(counted.key + ":m", counted.limit.window)
 
