@@ -130,7 +130,8 @@ async def test_wrong_password_without_javascript_redirects_with_the_error(
     await fill_sign_in(page, DEMO_USER["username"], "not the password")
     await page.wait_for_url(f"{demo_server}/auth/signin?error=CredentialsSignin&code=credentials")
     assert await alert_text(page) == SIGN_IN_FAILED
-    assert await page.get_by_label("Password").input_value() == ""
+    credentials = page.locator("form#authui-form-credentials")  # not the password provider's
+    assert await credentials.get_by_label("Password").input_value() == ""
     assert await signed_in_as(page) is None
 
     # The callback URL survives the failed attempt (in its cookie): a retry lands there.

@@ -147,5 +147,5 @@ async def test_beside_authjs(
     offered = {m[1] for b in authui_buttons if (m := re.fullmatch(r"Continue with (.+)", b))}
     assert offered == OAUTH_NAMES, authui_buttons
     assert await page.get_by_label("Username").count() == 1
-    assert await page.get_by_label("Password").count() == 1
+    assert await page.get_by_label("Password").count() == 2  # and the password accounts' form
     await take(page, compare_file("authui", scheme, size), width, height, started)
