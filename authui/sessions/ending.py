@@ -5,6 +5,8 @@ sessions are deleted, JWT sessions end by the user's session version
 from __future__ import annotations
 
 from authui.context import Context
+from authui.cookies import Cookie
+from authui.sessions import JWTSessions, strategy_for
 
 NEEDED_FOR = "ending a user's sessions"
 
@@ -22,3 +24,13 @@ async def end_every_session(ctx: Context, user_id: str, *, except_token: str | N
         version: int = await adapter.call("bump_session_version", NEEDED_FOR, user_id)
         return version
     return 0
+
+
+async def kept_at_version(ctx: Context, version: int) -> list[Cookie]:
+    """With JWT sessions, this browser's session re-issued at the user's new session
+    ``version``, so that it outlives the others it ended; nothing otherwise."""
+    strategy = strategy_for(ctx.options)
+    if not isinstance(strategy, JWTSessions) or not ctx.session_chunks().value:
+        return []
+    _, cookies = await strategy.read(ctx, claims={"sv": version})
+    return cookies

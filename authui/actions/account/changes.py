@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from authui.actions.account.gate import NEEDED_FOR
+from authui.actions.account.gate import NEEDED_FOR, Holder, page_url
+from authui.actions.notices import tell_change
 from authui.adapters.base import AdapterCalls, AdapterUser, UserChanges, user_record
 from authui.callbacks import emit
 from authui.context import Context
@@ -27,3 +28,16 @@ async def change_user(
     claims = {claim: changes[key] for key, claim in _CLAIMS.items() if key in changes}  # type: ignore[literal-required]
     _, cookies = await strategy.read(ctx, claims=claims)
     return updated, cookies
+
+
+async def tell_owner(ctx: Context, holder: Holder, advice: str, heading: str, line: str) -> None:
+    """Tell the user's address about a change to how the account signs in (see
+    ``authui.actions.notices.tell_change``), with a button to the account's activity."""
+    await tell_change(
+        ctx,
+        holder.user.email,
+        heading=heading,
+        line=line,
+        advice=advice,
+        activity_url=page_url(ctx, "activity"),
+    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from authui.actions.account.changes import tell_owner
 from authui.actions.account.gate import (
     NEEDED_FOR,
     Holder,
@@ -21,14 +22,15 @@ from authui.actions.account.outcome import Outcome, done, refused
 from authui.actions.account.pages import Page, iso
 from authui.actions.account.ways import password_provider, ways_in
 from authui.actions.activity import PASSWORD_CHANGED, PASSWORD_REMOVED, PASSWORD_SET, record
-from authui.actions.notices import tell_change
 from authui.actions.password.common import new_password, store_password
 from authui.adapters.factors import PasswordRecord
 from authui.context import Context
 from authui.cookies import Cookie
 from authui.options import Options
-from authui.sessions import JWTSessions, strategy_for
-from authui.sessions.ending import end_every_session
+from authui.sessions.ending import end_every_session, kept_at_version
+
+ADVICE = "If you did not do this, reset your password and review the activity."
+"""What the notice of a change here advises, when it was not the user."""
 
 
 def _offered(options: Options) -> bool:
@@ -67,22 +69,7 @@ async def _others_signed_out(ctx: Context, holder: Holder) -> list[Cookie]:
     version = await end_every_session(
         ctx, holder.user.id, except_token=holder.signed_in.session_token
     )
-    strategy = strategy_for(ctx.options)
-    if not isinstance(strategy, JWTSessions) or not holder.can("bump_session_version"):
-        return []
-    _, cookies = await strategy.read(ctx, claims={"sv": version})
-    return cookies
-
-
-async def _tell(ctx: Context, holder: Holder, heading: str, line: str) -> None:
-    await tell_change(
-        ctx,
-        holder.user.email,
-        heading=heading,
-        line=line,
-        advice="If you did not do this, reset your password and review the activity.",
-        activity_url=page_url(ctx, "activity"),
-    )
+    return await kept_at_version(ctx, version) if holder.can("bump_session_version") else []
 
 
 async def _save(ctx: Context, holder: Holder) -> Outcome:
@@ -102,9 +89,10 @@ async def _save(ctx: Context, holder: Holder) -> Outcome:
     await store_password(ctx, provider, holder.user.id, password)
     cookies = await _others_signed_out(ctx, holder)
     await record(ctx, holder.user.id, PASSWORD_CHANGED if had else PASSWORD_SET)
-    await _tell(
+    await tell_owner(
         ctx,
         holder,
+        ADVICE,
         "Your password on {host} was changed" if had else "A password was set on {host}",
         "The password of your account was changed ({where}); other browsers were signed out."
         if had
@@ -127,9 +115,10 @@ async def _remove(ctx: Context, holder: Holder) -> Outcome:
         )
     await holder.adapter.call("delete_password", NEEDED_FOR, holder.user.id)
     await record(ctx, holder.user.id, PASSWORD_REMOVED)
-    await _tell(
+    await tell_owner(
         ctx,
         holder,
+        ADVICE,
         "Your password on {host} was removed",
         "The password of your account was removed ({where}).",
     )

@@ -24,7 +24,7 @@ from authui.actions.account.pages import Page, delay_words, iso
 from authui.actions.activity import SESSIONS_ENDED, record
 from authui.adapters.account import UserSession
 from authui.context import Context
-from authui.sessions import JWTSessions, strategy_for
+from authui.sessions.ending import kept_at_version
 from authui.user_agents import describe
 
 
@@ -93,9 +93,7 @@ async def _end_others(ctx: Context, holder: Holder) -> Outcome:
 
 async def _end_everywhere(ctx: Context, holder: Holder) -> Outcome:
     version: int = await holder.adapter.call("bump_session_version", NEEDED_FOR, holder.user.id)
-    strategy = strategy_for(ctx.options)
-    assert isinstance(strategy, JWTSessions)
-    _, cookies = await strategy.read(ctx, claims={"sv": version})
+    cookies = await kept_at_version(ctx, version)
     await record(ctx, holder.user.id, SESSIONS_ENDED, detail={"everywhere": "yes"})
     ended = done("everywhere-ended", delay=delay_words(ctx.options.config.session.update_age))
     ended.cookies = cookies

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+from authui.actions.account.changes import tell_owner
 from authui.actions.account.gate import (
     NEEDED_FOR,
     Holder,
@@ -38,7 +39,6 @@ from authui.actions.activity import (
     record,
 )
 from authui.actions.mfa.gate import available
-from authui.actions.notices import tell_change
 from authui.adapters.factors import MfaEnrolment, TrustedBrowser
 from authui.context import Context
 from authui.cookies import CHECK_MAX_AGE, Cookie, deletion
@@ -63,6 +63,9 @@ METHODS = (
     "count_recovery_codes",
 )
 _BOUND_TO = "mfa-enrolment"
+
+ADVICE = "If you did not do this, secure your account and review the activity."
+"""What the notice of a change here advises, when it was not the user."""
 
 
 def _offered(options: Options) -> bool:
@@ -164,17 +167,6 @@ def _end_enrolment(ctx: Context) -> None:
         ctx.set_cookies.append(deletion(option.name, option.options))
 
 
-async def _tell(ctx: Context, holder: Holder, heading: str, line: str) -> None:
-    await tell_change(
-        ctx,
-        holder.user.email,
-        heading=heading,
-        line=line,
-        advice="If you did not do this, secure your account and review the activity.",
-        activity_url=page_url(ctx, "activity"),
-    )
-
-
 async def _new_codes(ctx: Context, holder: Holder) -> list[str]:
     codes = recovery.new_codes()
     hashes = recovery.hashes(codes, ctx.options.keys[0])
@@ -197,9 +189,10 @@ async def _turned_on(ctx: Context, holder: Holder, enrolment: MfaEnrolment) -> O
     if before is not None and before.on:
         return done("mfa-updated")
     await record(ctx, holder.user.id, MFA_ON)
-    await _tell(
+    await tell_owner(
         ctx,
         holder,
+        ADVICE,
         "Two-step verification is on for your account on {host}",
         "Two-step verification was turned on for your account ({where}).",
     )
@@ -272,9 +265,10 @@ async def _turn_off(ctx: Context, holder: Holder, keep_passkey: bool, keep_totp:
         return done("mfa-updated")
     await holder.adapter.call("delete_mfa", NEEDED_FOR, holder.user.id)
     await record(ctx, holder.user.id, MFA_OFF)
-    await _tell(
+    await tell_owner(
         ctx,
         holder,
+        ADVICE,
         "Two-step verification is off for your account on {host}",
         "Two-step verification was turned off for your account ({where}).",
     )
