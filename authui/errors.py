@@ -338,6 +338,8 @@ class TooManyAttempts(SignInError):
 
     Args:
         retry_after: Seconds until the limit's window ends (at least 1).
+        window: The length in seconds of the limit's fixed window (its windows start at
+            multiples of it), which a throttled account's activity is recorded once in.
     """
 
     type = "TooManyAttempts"
@@ -349,10 +351,12 @@ class TooManyAttempts(SignInError):
         message: str | None = None,
         *,
         retry_after: int = 60,
+        window: int = 60,
         cause: dict[str, Any] | None = None,
     ):
         super().__init__(message, cause=cause)
         self.retry_after = max(1, retry_after)
+        self.window = max(1, window)
 
 
 class RefreshTokenError(AuthError):

@@ -121,10 +121,11 @@ async def record_refusal(ctx: Context, error: AuthError) -> None:
     if user_id is None:
         return
     if isinstance(error, TooManyAttempts):
-        # Once per throttled window: a flood of refused requests writes one event.
-        window = max(1, error.retry_after or 60)
+        # Once per throttled window: a flood of refused requests writes one event. The
+        # count's fixed window is the limit's own (both start at multiples of its length),
+        # so every refusal until the limit's window ends counts in the same one.
         key = f"activity:throttled:{digest(user_id)}"
-        if await counter_for(ctx.options).increment(key, window) > 1:
+        if await counter_for(ctx.options).increment(key, error.window) > 1:
             return
         await record(ctx, user_id, SIGN_IN_THROTTLED, provider=ctx.provider_id)
         return

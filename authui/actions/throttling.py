@@ -70,6 +70,7 @@ def _over(counted: Counted, count: int) -> None:
     raise TooManyAttempts(
         f"Too many sign-in attempts per {counted.scope} with {counted.provider}",
         retry_after=seconds_left(limit),
+        window=limit.window,
         cause=cause,
     )
 

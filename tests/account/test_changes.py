@@ -32,6 +32,8 @@ from tests.account.support import (
     submit,
     token_of,
 )
+from tests.adapters import conftest as adapter_fixtures
+from tests.adapters.conftest import RateLimitClock
 from tests.soft_authenticator import SoftAuthenticator
 
 FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
@@ -40,6 +42,8 @@ WINDOWS = (
     "Chrome/126.0.0.0 Safari/537.36"
 )
 PICTURE = "https://pictures.example/ada.png"
+
+rate_limit_clock = adapter_fixtures.rate_limit_clock
 
 
 def sets_session(answer: Response) -> bool:
@@ -216,6 +220,29 @@ async def test_the_activity_lists_what_happened_newest_first() -> None:
         assert label in page.text
     assert page.text.count("Sign-in refused · Credentials") == 5
     assert len((await read(await here.client("bob"), "activity"))["events"]) == 2
+
+
+async def test_a_throttled_window_is_one_event_however_the_seconds_left_fall(
+    rate_limit_clock: RateLimitClock,
+) -> None:
+    """The refusals of one throttled window are one event, though each names fewer seconds
+    left (a flood straddling a second once wrote two); the next window's pause is another."""
+    here = await site()
+    ada = await here.client("ada")
+    guesser = here.browser(client_address="198.51.100.9")
+    rate_limit_clock.now = 1_000_100.0  # 100 s before a 5-minute window ends
+    for moment in (0, 0, 0, 0, 0, 0, 1.5, 60.2, 99.9, 100.5, 100.5, 100.5, 100.5, 100.5, 101):
+        rate_limit_clock.now = 1_000_100.0 + moment
+        await sign_in(guesser, "ada@example.com", "wrong")
+
+    kinds = [e["kind"] for e in (await read(ada, "activity"))["events"]]
+    assert kinds == [
+        "sign-in-throttled",  # the next window's: five more failures, then refused
+        *["sign-in-failed"] * 5,
+        "sign-in-throttled",  # the first window's four refusals, 1 to 100 s before its end
+        *["sign-in-failed"] * 5,
+        "sign-in",
+    ]
 
 
 @pytest.mark.parametrize("strategy", ["database", "jwt"])
