@@ -7,6 +7,8 @@
   (``postgres://`` and ``postgresql://`` → asyncpg, ``mysql://`` and ``mariadb://`` →
   asyncmy, ``sqlite://`` → aiosqlite). Results are one line on stdout; errors are one
   line on stderr, with exit status 1.
+- ``authui messages template|update``: the catalogue template of authui's messages, and
+  (in a checkout) the shipped catalogues brought up to the code (``authui.i18n.extraction``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from authui.adapters.from_url import shown_url
+from authui.i18n import extraction
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import URL
@@ -94,6 +97,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="list the built-in providers, their callback paths and environment variables",
     )
 
+    messages = commands.add_parser(
+        "messages",
+        help="authui's translatable messages: the catalogue template, or update the catalogues",
+    )
+    messages_commands = messages.add_subparsers(dest="messages_command", required=True)
+    messages_commands.add_parser(
+        "template",
+        help="print the catalogue template (authui.pot), to start a locale authui lacks",
+    )
+    messages_commands.add_parser(
+        "update",
+        help="in a checkout of authui: rewrite authui.pot from the code and templates and "
+        "bring every shipped .po file up to it",
+    )
+
     db = commands.add_parser(
         "db",
         help="create, upgrade and inspect the SQL adapter's tables",
@@ -147,11 +165,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "providers":
         print(provider_table())
         return 0
+    if args.command == "messages":
+        return _messages_command(args.messages_command)
     try:
         print(asyncio.run(_database_command(args)))
     except CommandError as exc:
         print(f"authui db {args.db_command}: error: {exc}", file=sys.stderr)
         return 1
+    return 0
+
+
+def _messages_command(command: str) -> int:
+    """Run ``authui messages template`` or ``update``."""
+    if command == "template":
+        sys.stdout.buffer.write(extraction.template_text(extraction.extract()))
+        return 0
+    if not extraction.in_checkout():
+        print(
+            "authui messages update: error: this authui is installed, not a checkout; "
+            "the catalogues are updated in authui's repository",
+            file=sys.stderr,
+        )
+        return 1
+    for path in extraction.update():
+        print(path)
     return 0
 
 

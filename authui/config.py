@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from os import PathLike
 from typing import Any, Literal
 
 from jinja2 import Environment
@@ -312,7 +313,7 @@ class AuthConfig:
             ``callback_url``, ``csrf_token``, ``pkce_code_verifier``, ``state``, ``nonce``,
             ``webauthn_challenge``, ``last_used``, ``federated``, ``logout_state``,
             ``refresh_error``, ``step_up``, ``known_browser``, ``mfa_pending``,
-            ``mfa_enrolment`` or ``trusted_browser``.
+            ``mfa_enrolment``, ``trusted_browser`` or ``locale``.
         redirect_proxy_url: Base URL of a redirect proxy for OAuth callbacks
             (``AUTH_REDIRECT_PROXY_URL``).
         debug: Log debug messages (they include user data; not for production).
@@ -332,6 +333,15 @@ class AuthConfig:
             ``authui.throttle.Throttle``); ``None`` turns them off.
         account: The account center's pages and what they offer.
         mfa: Second factors (TOTP, recovery codes, passkeys) after the first sign-in.
+        locales: The languages the pages, emails and messages speak, as BCP 47 tags in
+            the order the language menu lists them (``["en", "de"]``); ``None`` for every
+            locale authui ships (``authui.i18n.SHIPPED``). Each request gets one of them:
+            the one it picked with the menu, else the best match of its
+            ``Accept-Language``, else ``default_locale``.
+        default_locale: The language of a request that prefers none of ``locales``.
+        translations: The app's own catalogues (a folder, or several, the first winning)
+            holding ``<locale>/LC_MESSAGES/authui.po`` or ``.mo``: their messages replace
+            authui's, and a locale authui does not ship can be added there.
     """
 
     providers: Sequence[Provider] = ()
@@ -361,6 +371,9 @@ class AuthConfig:
     throttle: Throttle | None = field(default_factory=Throttle)
     account: AccountOptions = field(default_factory=AccountOptions)
     mfa: MfaOptions = field(default_factory=MfaOptions)
+    locales: Sequence[str] | None = None
+    default_locale: str = "en"
+    translations: str | PathLike[str] | Sequence[str | PathLike[str]] = ()
     resolved: Any = field(default=None, init=False, repr=False, compare=False)
     """What this configuration resolves to (``authui.options.resolve``), made at its first
     use and kept on the object: one configuration, one resolution (one renderer, one

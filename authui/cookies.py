@@ -45,6 +45,7 @@ CookieKey = Literal[
     "mfa_pending",
     "mfa_enrolment",
     "trusted_browser",
+    "locale",
 ]
 
 
@@ -164,6 +165,7 @@ class CookieTable:
     mfa_pending: CookieOption
     mfa_enrolment: CookieOption
     trusted_browser: CookieOption
+    locale: CookieOption
 
     def get(self, key: CookieKey) -> CookieOption:
         option: CookieOption = getattr(self, key)
@@ -187,6 +189,7 @@ _BASE_NAMES: dict[CookieKey, str] = {
     "mfa_pending": "authui.mfa-pending",
     "mfa_enrolment": "authui.mfa-enrolment",
     "trusted_browser": "authui.trusted-browser",
+    "locale": "authui.locale",
 }
 """Auth.js's names, and authui's own: ``authui.last-used`` (the provider this browser last
 signed in with, which the sign-in page marks), ``authui.federated`` (sealed: what signing
@@ -199,8 +202,9 @@ a step-up sign-in must be, while the account center asks for one) and
 of a sign-in from a new browser), ``authui.mfa-pending`` (sealed, possibly in chunks: a
 sign-in waiting for its second factor), ``authui.mfa-enrolment`` (sealed: the secret of an
 authenticator app being set up, until a code confirms it) and ``authui.trusted-browser``
-(sealed: the users who chose not to be asked for a second factor in this browser). Auth.js
-has none of them."""
+(sealed: the users who chose not to be asked for a second factor in this browser) and
+``authui.locale`` (the language picked with the pages' language menu). Auth.js has none of
+them."""
 
 _DEFAULT_MAX_AGE: dict[CookieKey, int] = {
     "pkce_code_verifier": CHECK_MAX_AGE,
@@ -212,6 +216,7 @@ _DEFAULT_MAX_AGE: dict[CookieKey, int] = {
     "step_up": CHECK_MAX_AGE,
     "mfa_pending": CHECK_MAX_AGE,
     "mfa_enrolment": CHECK_MAX_AGE,
+    "locale": LAST_USED_MAX_AGE,
 }
 """Lifetimes set by the table; ``federated`` gets the session's ``max_age`` when it is set
 (unless overridden here)."""

@@ -42,6 +42,7 @@ from authui.http import (
     Request,
     Response,
 )
+from authui.i18n import speaking
 from authui.options import Options, resolve
 from authui.pages.assets import CACHE_FOREVER, STATIC_PREFIX
 from authui.proxies import public_url
@@ -95,7 +96,15 @@ async def Auth(
     options = resolve(config)
     check_csrf = not for_app and config.skip_csrf_check is None
     raw = for_app or config.raw is not None
-    internal = await _handle(request, options, check_csrf=check_csrf, raw=raw)
+    language, picked = options.language(
+        request.url, request.cookies, request.headers.get("accept-language")
+    )
+    page = _path_and_query(request.url) if request.method == "GET" else None
+    with speaking(language, choices=options.languages.available, page=page):
+        internal = await _handle(request, options, check_csrf=check_csrf, raw=raw)
+    if picked:
+        option = options.cookies(request.url).locale
+        internal.cookies.append(Cookie(option.name, language.tag, option.options))
     if raw:
         return internal
     return_redirect = RETURN_REDIRECT in request.headers
@@ -278,6 +287,13 @@ def _effective_url(request: Request, options: Options) -> tuple[str, str]:
     fixed = urlsplit(options.fixed_origin)
     effective = urlunsplit((fixed.scheme, fixed.netloc, parts.path, parts.query, ""))
     return effective, options.fixed_origin
+
+
+def _path_and_query(url: str) -> str:
+    """The path and query of an absolute URL, read without parsing its host (a request
+    for an invalid host still gets its error page)."""
+    rest = url.partition("://")[2] or url
+    return "/" + rest.partition("/")[2].partition("#")[0]
 
 
 def _parse_path(path: str, method: str, base_path: str) -> tuple[str, str | None]:

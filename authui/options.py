@@ -15,6 +15,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qsl
 
 from authui.adapters.base import AdapterCalls
 from authui.adapters.from_url import adapter_from_url
@@ -25,6 +26,8 @@ from authui.cookies import CookieTable, cookie_table
 from authui.env import DEFAULT_BASE_PATH, set_env_defaults
 from authui.errors import AuthError, InvalidProvider
 from authui.hosts import HostRule, host_rules
+from authui.i18n import SHIPPED, Language, Languages
+from authui.i18n.languages import configured_languages, translation_folders
 from authui.jwt import DECRYPTED_CACHE_SIZE, KeyRing
 from authui.logger import FilteredLogger, FullLogger, StandardLogger, show_debug_output
 from authui.oauth.discovery import DiscoveryCache
@@ -60,6 +63,8 @@ class Options:
     sign_in_callback: Callable[..., Any]
     redirect_callback: Callable[..., Any]
     renderer: PageRenderer
+    languages: Languages
+    """The configured locales, each with its catalogue, and the default one."""
     adapter: AdapterCalls | None
     key_ring: KeyRing
     """The session-token keys derived from ``keys``, and recently decrypted tokens."""
@@ -87,6 +92,17 @@ class Options:
         if secure is None:
             secure = (self.fixed_origin or url).startswith("https:")
         return self.secure_cookies if secure else self.plain_cookies
+
+    def language(
+        self, url: str, cookies: Mapping[str, str], accept_language: str | None
+    ) -> tuple[Language, bool]:
+        """The language a request to ``url`` is answered in, and whether it picked one
+        with the menu's ``lang`` parameter (the answer then keeps it in the
+        ``authui.locale`` cookie): see ``authui.i18n.languages``."""
+        names = {self.secure_cookies.locale.name, self.plain_cookies.locale.name}
+        kept = next((cookies[name] for name in names if name in cookies), None)
+        query = dict(parse_qsl(url.partition("?")[2].partition("#")[0]))
+        return self.languages.choose(query, kept, accept_language)
 
     def provider(self, provider_id: str | None) -> Provider:
         """The provider with this id.
@@ -175,6 +191,15 @@ def _build(config: AuthConfig) -> Options:
     except UnknownThemePack as exc:
         errors.append(AuthError(str(exc)))
         renderer = PageRenderer(Theme(pack="base"), base_path)
+    try:
+        languages = configured_languages(
+            SHIPPED if config.locales is None else config.locales,
+            config.default_locale,
+            translation_folders(config.translations),
+        )
+    except ValueError as exc:
+        errors.append(AuthError(str(exc)))
+        languages = configured_languages(["en"], "en", ())
     for code in warnings:
         logger.warn(code)
     for error in errors:
@@ -199,6 +224,7 @@ def _build(config: AuthConfig) -> Options:
         sign_in_callback=callbacks.sign_in or default_sign_in,
         redirect_callback=callbacks.redirect or default_redirect,
         renderer=renderer,
+        languages=languages,
         adapter=AdapterCalls(config.adapter, logger) if config.adapter is not None else None,
         key_ring=KeyRing(keys, cache_size=DECRYPTED_CACHE_SIZE),
         discovery=DiscoveryCache(),

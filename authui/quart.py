@@ -387,7 +387,13 @@ async def _csrf_token() -> str:
 
 def _page() -> buttons.PageRequest:
     current = request.full_path.rstrip("?") if request.query_string else request.path
-    return buttons.PageRequest(url=request.url, host=request.host, current=current)
+    return buttons.PageRequest(
+        url=request.url,
+        host=request.host,
+        current=current,
+        cookies=request.cookies,
+        accept_language=request.headers.get("accept-language"),
+    )
 
 
 async def sign_in_macro(
@@ -446,8 +452,10 @@ async def stylesheets() -> list[str]:
 
 async def html_attributes() -> Markup:
     """``<html {{ authui_html_attrs() }}>``: the attributes the theme pack styles the
-    document by (its class and the configured colour scheme), as on the auth pages."""
-    return resolve(await current_config()).renderer.html_attributes()
+    document by (the request's language and its direction, its class and the configured
+    colour scheme), as on the auth pages."""
+    options = resolve(await current_config())
+    return options.renderer.html_attributes(buttons.page_language(options, _page()))
 
 
 async def static_url(name: str) -> str:

@@ -23,19 +23,25 @@ def kept_client(address: str | None) -> str | None:
 
 
 @functools.lru_cache(maxsize=512)
-def describe(user_agent: str | None) -> str:
-    """The browser and system of a ``User-Agent``: ``"Chrome on Linux"``, ``"Mobile Safari
-    on iOS"``, ``"Firefox"`` when the system is unknown, ``"Unknown browser"`` when neither
-    is known (or there is no header)."""
-    if not user_agent:
-        return translate("Unknown browser")
+def _parsed(user_agent: str) -> tuple[str | None, str | None]:
+    """The browser's and the system's names in a ``User-Agent`` (``None``: unknown); kept
+    per header, in no language (names are never translated)."""
     from ua_parser import parse  # the rules load on first use (~0.1 s), not at import
 
     found = parse(user_agent)
     browser = found.user_agent.family if found.user_agent else None
     system = found.os.family if found.os else None
-    browser = None if browser in _UNKNOWN else browser
-    system = None if system in _UNKNOWN else system
+    return (
+        None if browser in _UNKNOWN else browser,
+        None if system in _UNKNOWN else system,
+    )
+
+
+def describe(user_agent: str | None) -> str:
+    """The browser and system of a ``User-Agent`` in the request's language: ``"Chrome on
+    Linux"``, ``"Mobile Safari on iOS"``, ``"Firefox"`` when the system is unknown,
+    ``"Unknown browser"`` when neither is known (or there is no header)."""
+    browser, system = _parsed(user_agent) if user_agent else (None, None)
     if browser and system:
         return translate("{browser} on {system}", browser=browser, system=system)
     if browser:

@@ -46,6 +46,7 @@ ALL_KEYS: tuple[CookieKey, ...] = (
     "mfa_pending",
     "mfa_enrolment",
     "trusted_browser",
+    "locale",
 )
 
 PLAIN_NAMES: dict[CookieKey, str] = {
@@ -65,6 +66,7 @@ PLAIN_NAMES: dict[CookieKey, str] = {
     "mfa_pending": "authui.mfa-pending",
     "mfa_enrolment": "authui.mfa-enrolment",
     "trusted_browser": "authui.trusted-browser",
+    "locale": "authui.locale",
 }
 
 SECURE_NAMES: dict[CookieKey, str] = {
@@ -84,6 +86,7 @@ SECURE_NAMES: dict[CookieKey, str] = {
     "mfa_pending": "__Secure-authui.mfa-pending",
     "mfa_enrolment": "__Secure-authui.mfa-enrolment",
     "trusted_browser": "__Secure-authui.trusted-browser",
+    "locale": "__Secure-authui.locale",
 }
 
 CHECK_COOKIES_WITH_MAX_AGE = {
@@ -147,7 +150,7 @@ def test_default_cookie_names(secure: bool, names: dict[CookieKey, str]) -> None
 def test_default_cookie_attributes(secure: bool, key: CookieKey) -> None:
     options = default_cookies(secure).get(key).options
     expected_max_age = 900 if key in CHECK_COOKIES_WITH_MAX_AGE else None
-    if key in ("last_used", "refresh_error"):
+    if key in ("last_used", "refresh_error", "locale"):
         expected_max_age = 365 * 24 * 60 * 60
     assert options == CookieAttributes(
         http_only=True,

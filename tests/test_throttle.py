@@ -37,7 +37,7 @@ from tests.conftest import CREDENTIALS, make_config
 APP = "http://localhost:3000"
 THROTTLED_URL = f"{APP}/auth/signin?error=TooManyAttempts"
 REFUSED = f"{APP}/auth/signin?error=CredentialsSignin&code=credentials"
-WAIT = re.compile(r"Too many attempts\. Try again in (a minute|(\d+) minutes)\.")
+WAIT = re.compile(r"Too many attempts\. Try again in (1 minute|(\d+) minutes)\.")
 HX = {"HX-Request": "true"}
 WRONG = "wrong"
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from authui.i18n import SHIPPED
 from authui.pages import data
 from authui.pages.assets import STATIC_DIR
 from authui.pages.packs import THEMES_DIR
@@ -131,6 +132,14 @@ def test_the_sdist_and_the_wheel_carry_the_data_folders(dist: Path) -> None:
         assert {f"authui/{name}" for name in files} <= wheel
     assert "authui/py.typed" in wheel
     assert not any(n.startswith(("themes/", "static/")) for n in wheel)
+    # the catalogues: compiled by the build, their sources left out
+    sources = sorted((ROOT / "authui" / "i18n" / "locales").glob("*/LC_MESSAGES/authui.po"))
+    assert len(sources) == len(SHIPPED) - 1  # English has none
+    for source in sources:
+        name = source.relative_to(ROOT).as_posix()
+        assert name.removesuffix(".po") + ".mo" in wheel
+        assert name not in wheel
+        assert name in in_sdist
 
 
 def test_authui_comes_from_the_wheel(venv: Path, report: dict[str, Any]) -> None:
@@ -168,6 +177,18 @@ def test_every_static_file_the_pages_link_is_served_from_the_wheel(
         assert pack == "base" or any(n.endswith(".css") for n in names), pack
         for link, found in served.items():
             assert (found["status"], found["bytes"] > 0) == (200, True), link
+
+
+def test_every_locale_speaks_from_the_wheels_compiled_catalogues(report: dict[str, Any]) -> None:
+    assert Path(report["catalogues"]).is_relative_to(Path(report["authui"]).parent)
+    seen: dict[str, str] = report["languages"]
+    assert list(seen) == list(SHIPPED)
+    english = '<html lang="en" dir="ltr" class="authui" data-color-scheme="auto"> Sign in'
+    assert seen["en"] == english
+    assert seen["de"].endswith(" Anmelden")
+    assert seen["ar"].startswith('<html lang="ar" dir="rtl"')
+    headings = [text.rsplit("> ", 1)[1] for text in seen.values()]
+    assert len(set(headings)) == len(SHIPPED)  # each its own words
 
 
 def test_the_checkout_reads_its_own_folders() -> None:

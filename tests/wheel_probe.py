@@ -20,6 +20,8 @@ import authui
 from authui import AuthConfig, Credentials, Experimental, Theme, set_env_defaults
 from authui.adapters.memory import MemoryAdapter
 from authui.http import Response
+from authui.i18n import SHIPPED
+from authui.i18n.catalogues import SHIPPED_DIR
 from authui.mail.message import VerificationEmail
 from authui.pages.assets import STATIC_DIR
 from authui.pages.packs import THEMES_DIR, installed_packs
@@ -112,12 +114,27 @@ async def walk(pack: str) -> dict[str, Any]:
     }
 
 
+async def languages() -> dict[str, str]:
+    """The sign-in page's ``<html>`` tag and heading in each shipped locale, as a browser
+    preferring it sees them (the wheel's compiled catalogues)."""
+    client = AuthClient(config_for("base", Outbox()))
+    found = {}
+    for tag in SHIPPED:
+        page = (await client.get("signin", headers={"accept-language": tag})).text
+        html = re.search(r"<html [^>]*>", page)
+        heading = re.search(r'<h1 class="authui-heading">([^<]*)</h1>', page)
+        found[tag] = f"{html.group(0) if html else ''} {heading.group(1) if heading else ''}"
+    return found
+
+
 async def main() -> None:
     report = {
         "authui": authui.__file__,
         "themes": str(THEMES_DIR),
         "static": str(STATIC_DIR),
         "packs": {pack: await walk(pack) for pack in sorted(installed_packs())},
+        "languages": await languages(),
+        "catalogues": str(SHIPPED_DIR),
     }
     json.dump(report, sys.stdout)
 

@@ -29,6 +29,7 @@ from authui.errors import (
     WebAuthnVerificationError,
 )
 from authui.http import InternalResponse
+from authui.i18n import N_
 from authui.pages import error_message
 from authui.providers.credentials import Credentials
 from authui.providers.email import EmailProvider
@@ -132,7 +133,7 @@ def _confirm_link(ctx: Context, provider: EmailProvider) -> InternalResponse:
     token, address = read_link(provider, ctx.query)
     return ctx.options.renderer.page(
         "confirm_signin.html",
-        "Confirm Sign In",
+        N_("Confirm Sign In"),
         action=ctx.action_url("callback", provider.id),
         token=token,
         email=ctx.query["email"],

@@ -12,6 +12,7 @@ from typing import Any
 from authui.actions.views import form_context
 from authui.context import Context
 from authui.http import InternalResponse
+from authui.i18n import N_, translate_plural
 from authui.sessions import strategy_for
 
 MAX_NAME_LENGTH = 100
@@ -20,7 +21,7 @@ MAX_NAME_LENGTH = 100
 async def _page(ctx: Context, *, user: Any, name: str, error: str | None) -> InternalResponse:
     return ctx.options.renderer.page(
         "new_user.html",
-        "Welcome",
+        N_("Welcome"),
         422 if error else 200,
         action=ctx.action_url("new-user"),
         user=user,
@@ -48,7 +49,11 @@ async def post(ctx: Context) -> InternalResponse:
     raw_name = ctx.body.get("name")
     name = " ".join(raw_name.split()) if isinstance(raw_name, str) else ""
     if not name or len(name) > MAX_NAME_LENGTH:
-        error = f"Enter a name of 1 to {MAX_NAME_LENGTH} characters."
+        error = translate_plural(
+            "Enter a name of 1 to {n} character.",
+            "Enter a name of 1 to {n} characters.",
+            MAX_NAME_LENGTH,
+        )
         return await _page(ctx, user={}, name=name[:MAX_NAME_LENGTH], error=error)
     session, cookies = await strategy_for(ctx.options).read(
         ctx, is_update=True, new_session={"user": {"name": name}}, claims={"name": name}

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 from authui.context import Context
 from authui.dates import in_seconds, now
 from authui.errors import AuthError
-from authui.i18n import translate
+from authui.i18n import current, translate
 from authui.mail.render import Letter, render_account_email
 from authui.options import Options
 from authui.providers.email import EmailProvider
@@ -92,8 +92,9 @@ async def tell_change(
 ) -> None:
     """Tell the account's address ``to`` (none: nothing is sent) about a change to how it
     signs in: ``heading`` (with ``{host}``), ``line`` (with ``{where}``: this request's
-    browser and address), ``advice`` for when it was not them, and a button to the
-    account's activity. A failure is logged: the change is made."""
+    browser and address), ``advice`` for when it was not them (the three in English,
+    ``N_``-marked where they are written; translated here), and a button to the account's
+    activity. A failure is logged: the change is made."""
     if not to:
         return
     host = urlsplit(ctx.origin).netloc
@@ -111,7 +112,7 @@ async def tell_new_browser(ctx: Context, email: str) -> None:
     """Tell ``email``'s owner about this sign-in from a browser new to them (a failure is
     logged: the sign-in goes on)."""
     host = urlsplit(ctx.origin).netloc
-    when = now().strftime("%Y-%m-%d %H:%M UTC")
+    when = current().datetime(now())
     await tell(
         ctx,
         to=email,

@@ -11,6 +11,7 @@ from authui.actions.views import form_context, provider_view
 from authui.context import Context
 from authui.errors import UnknownAction
 from authui.http import InternalResponse
+from authui.i18n import N_
 from authui.pages import signin_error_message
 from authui.providers.credentials import Credentials
 from authui.urls import with_query
@@ -60,7 +61,7 @@ def signin_page(ctx: Context, message: str | None, status: int = 200) -> Interna
     oauth = [v for v in views if v["type"] in ("oauth", "oidc")]
     return ctx.options.renderer.page(
         "signin.html",
-        "Sign In",
+        N_("Sign In"),
         status,
         providers=views,
         oauth=oauth,
@@ -75,8 +76,9 @@ def signin_page(ctx: Context, message: str | None, status: int = 200) -> Interna
 
 
 SIGNIN_NOTICES = {
-    "password-reset": "Your new password is saved, and every other browser signed out. "
-    "Sign in with it.",
+    "password-reset": N_(
+        "Your new password is saved, and every other browser signed out. Sign in with it."
+    ),
 }
 """What the sign-in page says after a step that sends the user there (the query's
 ``notice``; other values show nothing)."""
@@ -92,7 +94,7 @@ async def signout(ctx: Context) -> InternalResponse:
     found = signed_in_at(ctx)
     return ctx.options.renderer.page(
         "signout.html",
-        "Sign Out",
+        N_("Sign Out"),
         action=ctx.action_url("signout"),
         federated=found.provider.name if found is not None else None,
         **form_context(ctx),
@@ -106,7 +108,7 @@ async def verify_request(ctx: Context) -> InternalResponse:
         return InternalResponse(redirect=custom + (f"?{query}" if query else ""))
     return ctx.options.renderer.page(
         "verify_request.html",
-        "Verify Request",
+        N_("Verify Request"),
         site_url=ctx.origin,
         site_host=urlsplit(ctx.origin).netloc,
     )

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from authui.context import Context
-from authui.i18n import translate
+from authui.i18n import translate, translate_given
 from authui.providers.base import Provider
 from authui.providers.credentials import Credentials
 from authui.providers.password import Password
@@ -18,7 +18,9 @@ KEPT_INPUT_TYPES = frozenset({"text", "email", "tel", "number", "url", "search"}
 def field_views(
     provider: Credentials | WebAuthnProvider, values: Mapping[str, Any] | None = None
 ) -> list[dict[str, Any]]:
-    """One entry per credentials field: name, label, input attributes and the kept value.
+    """One entry per credentials field: name, label (in the request's language when a
+    catalogue has it: the built-in providers' own, or the app's), input attributes and the
+    kept value.
 
     Values are kept only for plain text-like inputs, never for passwords.
     """
@@ -33,7 +35,7 @@ def field_views(
         fields.append(
             {
                 "name": name,
-                "label": spec.get("label") or name,
+                "label": translate_given(str(spec.get("label") or name)),
                 "id": f"authui-{provider.id}-{name}",
                 "attributes": attributes,
                 "value": value if isinstance(value, str) else "",
@@ -59,7 +61,7 @@ def provider_view(
         "id": provider.id,
         "name": provider.name,
         "type": provider.type,
-        "label": translate(style.label) if style and style.label else _label(provider),
+        "label": translate_given(style.label) if style and style.label else _label(provider),
         "signin_url": ctx.action_url("signin", provider.id),
         "callback_url": ctx.action_url("callback", provider.id),
         "fields": (

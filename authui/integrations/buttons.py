@@ -7,7 +7,8 @@ renders the buttons with ``sign_in_button`` / ``sign_out_button``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -15,7 +16,7 @@ from markupsafe import Markup
 
 from authui.cookies import Cookie, CookieTable
 from authui.csrf import create_csrf_state
-from authui.i18n import translate
+from authui.i18n import Language, speaking, translate
 from authui.options import Options
 from authui.providers.credentials import Credentials
 from authui.urls import with_query
@@ -31,6 +32,15 @@ class PageRequest:
     """The ``Host`` the browser asked for."""
     current: str
     """The page's path and query: where the buttons come back to by default."""
+    cookies: Mapping[str, str] = field(default_factory=dict)
+    """The request's cookies (the language picked with the pages' menu is one)."""
+    accept_language: str | None = None
+    """The request's ``Accept-Language``."""
+
+
+def page_language(options: Options, page: PageRequest) -> Language:
+    """The language of the page being rendered, as the auth pages would pick it."""
+    return options.language(page.url, page.cookies, page.accept_language)[0]
 
 
 def forms_csrf(
@@ -77,25 +87,25 @@ def sign_in_button(
         ValueError: ``provider`` names no configured provider (a typo in a template
             should not quietly become a link to the sign-in page).
     """
+    target = options.providers.get(provider) if provider else None
+    if provider and target is None:
+        known = ", ".join(sorted(options.providers)) or "none"
+        raise ValueError(f"SignIn({provider!r}): no such provider; the configured ones: {known}")
     callback_url = same_origin_target(page, redirect_to)
     context: dict[str, Any] = {
         "callback_url": callback_url,
         "csrf_token": csrf_token,
         "inline": inline,
     }
-    target = options.providers.get(provider) if provider else None
-    if provider and target is None:
-        known = ", ".join(sorted(options.providers)) or "none"
-        raise ValueError(f"SignIn({provider!r}): no such provider; the configured ones: {known}")
-    if target is None or isinstance(target, Credentials):
-        sign_in = sign_in_page or options.config.pages.sign_in or f"{options.base_path}/signin"
-        href = with_query(sign_in, {"callbackUrl": callback_url})
-        context.update(action=None, href=href)
-        context["label"] = label or translate("Sign in")
-    else:
-        context.update(action=f"{options.base_path}/signin/{target.id}", href=None)
-        context["label"] = label or translate("Sign in with {name}", name=target.name)
-    return options.renderer.snippet("snippets/sign_in.html", **context)
+    with speaking(page_language(options, page)):
+        if target is None or isinstance(target, Credentials):
+            sign_in = sign_in_page or options.config.pages.sign_in or f"{options.base_path}/signin"
+            href = with_query(sign_in, {"callbackUrl": callback_url})
+            context.update(action=None, href=href, label=label or translate("Sign in"))
+        else:
+            context.update(action=f"{options.base_path}/signin/{target.id}", href=None)
+            context["label"] = label or translate("Sign in with {name}", name=target.name)
+        return options.renderer.snippet("snippets/sign_in.html", **context)
 
 
 def sign_out_button(
@@ -112,12 +122,13 @@ def sign_out_button(
     """``{{ SignOut() }}``: a sign-out button (a form with the CSRF token); ``inline``: as
     wide as its label; ``federated``: sign out of the OpenID provider too, when the session
     came from one with ``federated_logout``."""
-    context = {
-        "action": sign_out_page or f"{options.base_path}/signout",
-        "callback_url": same_origin_target(page, redirect_to),
-        "csrf_token": csrf_token,
-        "label": label or translate("Sign out"),
-        "inline": inline,
-        "federated": federated,
-    }
-    return options.renderer.snippet("snippets/sign_out.html", **context)
+    with speaking(page_language(options, page)):
+        context = {
+            "action": sign_out_page or f"{options.base_path}/signout",
+            "callback_url": same_origin_target(page, redirect_to),
+            "csrf_token": csrf_token,
+            "label": label or translate("Sign out"),
+            "inline": inline,
+            "federated": federated,
+        }
+        return options.renderer.snippet("snippets/sign_out.html", **context)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from authui.i18n import N_
+
 
 class InvalidEmailAddress(ValueError):
     """What the user typed is not an email address authui accepts; the message says why
@@ -22,16 +24,16 @@ def normalize_email(value: object) -> str:
             character inside, or not exactly one ``@`` between a local part and a domain.
     """
     if not isinstance(value, str) or not value.strip():
-        raise InvalidEmailAddress("Enter an email address")
+        raise InvalidEmailAddress(N_("Enter an email address"))
     address = unicodedata.normalize("NFKC", value).lower().strip()
     if '"' in address:
-        raise InvalidEmailAddress("An email address cannot contain quotes")
+        raise InvalidEmailAddress(N_("An email address cannot contain quotes"))
     if any(c.isspace() or unicodedata.category(c).startswith("C") for c in address):
-        raise InvalidEmailAddress("An email address cannot contain spaces")
+        raise InvalidEmailAddress(N_("An email address cannot contain spaces"))
     local, at, domain = address.partition("@")
     domain = domain.split(",", 1)[0]
     if not at or "@" in domain or not local or not domain:
-        raise InvalidEmailAddress("Enter an email address like name@example.com")
+        raise InvalidEmailAddress(N_("Enter an email address like name@example.com"))
     if domain.startswith(".") or domain.endswith(".") or ".." in domain:
-        raise InvalidEmailAddress("Enter an email address like name@example.com")
+        raise InvalidEmailAddress(N_("Enter an email address like name@example.com"))
     return f"{local}@{domain}"

@@ -6,7 +6,8 @@ A pack (or the app, through ``Theme.template_dirs``) may override
 ``authui/emails/signin.subject.txt``, ``signin.txt`` and ``signin.html``; they get
 ``url``, ``host``, ``unlinked_host`` (the host with a zero-width space before each dot,
 so that mail clients do not turn it into a link), ``hours``, ``brand_color``,
-``button_text`` and ``background``.
+``button_text``, ``background``, and the request's language's ``lang`` tag and ``dir``
+(``ltr`` or ``rtl``): an email is written in the language of the request that sends it.
 
 The account center's emails (a link that confirms a new address, the notices of a changed
 address and of a sign-in from a new browser) share ``authui/emails/account.subject.txt``,
@@ -27,6 +28,7 @@ from urllib.parse import urlsplit
 
 from jinja2 import Environment
 
+from authui.i18n import current
 from authui.mail.message import VerificationEmail
 
 DEFAULT_BRAND = "#346df1"
@@ -61,6 +63,8 @@ def _render(
         "brand_color": letter.brand_color or DEFAULT_BRAND,
         "button_text": letter.button_text or DEFAULT_BUTTON_TEXT,
         "background": BACKGROUND,
+        "lang": current().tag,
+        "dir": current().direction,
     }
     plain = environment.overlay(autoescape=False)
     subject = plain.get_template(f"authui/emails/{name}.subject.txt").render(context)

@@ -27,42 +27,47 @@ from markupsafe import Markup, escape
 from authui.config import Theme
 from authui.errors import AuthError
 from authui.http import InternalResponse
-from authui.i18n import translate
+from authui.i18n import N_, Language, current, translate, translate_plural
+from authui.i18n.menu import language_menu
 from authui.pages.assets import STATIC_PREFIX, Assets
 from authui.pages.packs import ThemePack, pack_chain
 
 HTML = ("Content-Type", "text/html")
 
-_TRY_ANOTHER = "Try signing in with a different account."
+_TRY_ANOTHER = N_("Try signing in with a different account.")
 SIGNIN_ERRORS: Mapping[str, str] = {
-    "default": "Unable to sign in.",
+    "default": N_("Unable to sign in."),
     "Signin": _TRY_ANOTHER,
     "OAuthSignin": _TRY_ANOTHER,
     "OAuthCallbackError": _TRY_ANOTHER,
     "OAuthCreateAccount": _TRY_ANOTHER,
     "EmailCreateAccount": _TRY_ANOTHER,
     "Callback": _TRY_ANOTHER,
-    "OAuthAccountNotLinked": "To confirm your identity, sign in with the same account you "
-    "used originally.",
-    "EmailSignin": "The e-mail could not be sent.",
-    "EmailSignInError": "The e-mail could not be sent.",
-    "EmailSignInError:invalid_email": "Enter a valid email address.",
-    "CredentialsSignin": "Sign in failed. Check the details you provided are correct.",
-    "CredentialsSignin:email_not_verified": (
-        "Confirm your email address first: we sent you a new link. Follow it, then sign in."
+    "OAuthAccountNotLinked": N_(
+        "To confirm your identity, sign in with the same account you used originally."
     ),
-    "OAuthSignInError": "The sign-in with this provider could not be started. Try again, "
-    "or sign in another way.",
-    "MissingCSRF": "The sign-in form had expired. Please try again.",
-    "AccountNotLinked": "This passkey or email address belongs to another account. Sign "
-    "in with that account first; you can add a passkey to it afterwards.",
-    "AuthError": "Something went wrong while signing in. Try again, or sign in another way.",
-    "TooManyAttempts": "Too many attempts. Wait a few minutes, then try again.",
-    "TooManyAttempts:minute": "Too many attempts. Try again in a minute.",
-    "TooManyAttempts:minutes": "Too many attempts. Try again in {minutes} minutes.",
-    "SessionRequired": "Please sign in to access this page.",
-    "ReauthenticationFailed": "That sign-in was not yours: sign in again with one of your "
-    "own ways in. Nothing was changed.",
+    "EmailSignin": N_("The e-mail could not be sent."),
+    "EmailSignInError": N_("The e-mail could not be sent."),
+    "EmailSignInError:invalid_email": N_("Enter a valid email address."),
+    "CredentialsSignin": N_("Sign in failed. Check the details you provided are correct."),
+    "CredentialsSignin:email_not_verified": (
+        N_("Confirm your email address first: we sent you a new link. Follow it, then sign in.")
+    ),
+    "OAuthSignInError": N_(
+        "The sign-in with this provider could not be started. Try again, or sign in another way."
+    ),
+    "MissingCSRF": N_("The sign-in form had expired. Please try again."),
+    "AccountNotLinked": N_(
+        "This passkey or email address belongs to another account. Sign "
+        "in with that account first; you can add a passkey to it afterwards."
+    ),
+    "AuthError": N_("Something went wrong while signing in. Try again, or sign in another way."),
+    "TooManyAttempts": N_("Too many attempts. Wait a few minutes, then try again."),
+    "SessionRequired": N_("Please sign in to access this page."),
+    "ReauthenticationFailed": N_(
+        "That sign-in was not yours: sign in again with one of your "
+        "own ways in. Nothing was changed."
+    ),
 }
 
 
@@ -71,9 +76,11 @@ def error_message(error: AuthError) -> str:
     throttled attempt, how long to wait (translated here, as it has a number in it)."""
     if error.type == "TooManyAttempts" and error.retry_after:
         minutes = (error.retry_after + 59) // 60
-        if minutes == 1:
-            return translate(SIGNIN_ERRORS["TooManyAttempts:minute"])
-        return translate(SIGNIN_ERRORS["TooManyAttempts:minutes"], minutes=minutes)
+        return translate_plural(
+            "Too many attempts. Try again in {n} minute.",
+            "Too many attempts. Try again in {n} minutes.",
+            minutes,
+        )
     return signin_error_message(error.type, getattr(error, "code", None))
 
 
@@ -89,119 +96,148 @@ def signin_error_message(error: str, code: str | None = None) -> str:
 ERROR_PAGES: Mapping[str, tuple[int, str, str, bool]] = {
     "Configuration": (
         500,
-        "Server error",
-        "There is a problem with the server configuration. "
-        "Check the server logs for more information.",
+        N_("Server error"),
+        N_(
+            "There is a problem with the server configuration. "
+            "Check the server logs for more information."
+        ),
         False,
     ),
-    "AccessDenied": (403, "Access Denied", "You do not have permission to sign in.", True),
+    "AccessDenied": (403, N_("Access Denied"), N_("You do not have permission to sign in."), True),
     "WebAuthnVerificationError": (
         400,
-        "Passkey not accepted",
-        "The passkey request was already used, has expired, or its answer could not be "
-        "verified. Start again and use your passkey once more.",
+        N_("Passkey not accepted"),
+        N_(
+            "The passkey request was already used, has expired, or its answer could not be "
+            "verified. Start again and use your passkey once more."
+        ),
         True,
     ),
     "PasskeyAlreadyRegistered": (
         409,
-        "Passkey already registered",
-        "This passkey is already registered with this site. Sign in with it, or add a "
-        "different passkey.",
+        N_("Passkey already registered"),
+        N_(
+            "This passkey is already registered with this site. Sign in with it, or add a "
+            "different passkey."
+        ),
         True,
     ),
-    "AccountNotLinked": (409, "Unable to sign in", SIGNIN_ERRORS["AccountNotLinked"], True),
+    "AccountNotLinked": (409, N_("Unable to sign in"), SIGNIN_ERRORS["AccountNotLinked"], True),
     "OAuthAccountNotLinked": (
         409,
-        "Unable to sign in",
+        N_("Unable to sign in"),
         SIGNIN_ERRORS["OAuthAccountNotLinked"],
         True,
     ),
     "OAuthCallbackError": (
         400,
-        "Unable to sign in",
-        "The sign-in provider did not complete the sign-in. Try again, or sign in with a "
-        "different account.",
+        N_("Unable to sign in"),
+        N_(
+            "The sign-in provider did not complete the sign-in. Try again, or sign in with a "
+            "different account."
+        ),
         True,
     ),
-    "CredentialsSignin": (401, "Unable to sign in", SIGNIN_ERRORS["CredentialsSignin"], True),
+    "CredentialsSignin": (
+        401,
+        N_("Unable to sign in"),
+        SIGNIN_ERRORS["CredentialsSignin"],
+        True,
+    ),
     "EmailSignInError": (
         400,
-        "Unable to sign in",
-        "The sign-in e-mail could not be sent. Check the address, wait a moment, and try again.",
+        N_("Unable to sign in"),
+        N_(
+            "The sign-in e-mail could not be sent. Check the address, wait a moment, and try again."
+        ),
         True,
     ),
-    "MissingCSRF": (403, "Unable to sign in", SIGNIN_ERRORS["MissingCSRF"], True),
+    "MissingCSRF": (403, N_("Unable to sign in"), SIGNIN_ERRORS["MissingCSRF"], True),
     "Verification": (
         403,
-        "Unable to sign in",
-        "The sign in link is no longer valid. It may have been used already or it may have "
-        "expired.",
+        N_("Unable to sign in"),
+        N_(
+            "The sign in link is no longer valid. It may have been used already or it may have "
+            "expired."
+        ),
         True,
     ),
     "ServiceUnavailable": (
         503,
-        "Temporarily unavailable",
-        "The service is temporarily unavailable. Nothing was changed: wait a moment, then "
-        "try again.",
+        N_("Temporarily unavailable"),
+        N_(
+            "The service is temporarily unavailable. Nothing was changed: wait a moment, then "
+            "try again."
+        ),
         False,
     ),
     "AdapterError": (
         500,
-        "Unable to sign in",
-        "The server could not complete your sign-in. Nothing was changed: try again.",
+        N_("Unable to sign in"),
+        N_("The server could not complete your sign-in. Nothing was changed: try again."),
         True,
     ),
     "BadRequest": (
         400,
-        "Bad request",
-        "The address you followed is not one this site can answer. Go back and try again "
-        "from the site's own pages.",
+        N_("Bad request"),
+        N_(
+            "The address you followed is not one this site can answer. Go back and try again "
+            "from the site's own pages."
+        ),
         False,
     ),
     "InvalidHost": (
         400,
-        "Bad request",
-        "This site does not answer for the address your browser used. Check the address, "
-        "or go to the site's own address.",
+        N_("Bad request"),
+        N_(
+            "This site does not answer for the address your browser used. Check the address, "
+            "or go to the site's own address."
+        ),
         False,
     ),
     "EmailChangeLink": (
         403,
-        "Address not changed",
-        "This address-change link no longer works: it was used already, or it has expired. "
-        "Ask for the change again on your profile page.",
+        N_("Address not changed"),
+        N_(
+            "This address-change link no longer works: it was used already, or it has expired. "
+            "Ask for the change again on your profile page."
+        ),
         False,
     ),
     "PasswordLink": (
         403,
-        "Link no longer works",
-        "This link was used already, or it has expired: each works once, for a short time. "
-        "Ask for a new one.",
+        N_("Link no longer works"),
+        N_(
+            "This link was used already, or it has expired: each works once, for a short time. "
+            "Ask for a new one."
+        ),
         True,
     ),
     "EmailTaken": (
         409,
-        "Address not changed",
-        "This address now belongs to another account, so your address was not changed.",
+        N_("Address not changed"),
+        N_("This address now belongs to another account, so your address was not changed."),
         False,
     ),
     "ReauthenticationFailed": (
         403,
-        "Unable to sign in",
+        N_("Unable to sign in"),
         SIGNIN_ERRORS["ReauthenticationFailed"],
         True,
     ),
     "ReauthenticationRequired": (
         403,
-        "Sign in again first",
-        "Adding a way to sign in to your account needs a recent sign-in. Sign in again, "
-        "then try once more.",
+        N_("Sign in again first"),
+        N_(
+            "Adding a way to sign in to your account needs a recent sign-in. Sign in again, "
+            "then try once more."
+        ),
         True,
     ),
     "TooManyAttempts": (
         429,
-        "Too many attempts",
-        "There were too many sign-in attempts. Wait a few minutes, then try again.",
+        N_("Too many attempts"),
+        N_("There were too many sign-in attempts. Wait a few minutes, then try again."),
         True,
     ),
 }
@@ -209,9 +245,11 @@ ERROR_PAGES: Mapping[str, tuple[int, str, str, bool]] = {
 
 UNKNOWN_ERROR_PAGE = (
     200,
-    "Error",
-    "Something went wrong. Go back to the site and try again; if it happens again, "
-    "contact the site's owner.",
+    N_("Error"),
+    N_(
+        "Something went wrong. Go back to the site and try again; if it happens again, "
+        "contact the site's owner."
+    ),
     False,
 )
 """The error page for an ``error`` value ``ERROR_PAGES`` does not know (Auth.js's generic
@@ -302,6 +340,9 @@ class PageRenderer:
             env.globals = ChainMap({}, app.globals)  # type: ignore[assignment]
         self.environment.globals.update(
             _=translate,
+            gettext=translate,
+            ngettext=translate_plural,
+            language_menu=language_menu,
             theme=theme,
             base_path=base_path,
             static=self.assets.url,
@@ -310,11 +351,16 @@ class PageRenderer:
             html_attributes=self.html_attributes,
         )
 
-    def html_attributes(self) -> Markup:
-        """The ``<html>`` attributes the packs style a document by: its class and the
-        theme's colour scheme (``class="authui" data-color-scheme="auto"``)."""
+    def html_attributes(self, language: Language | None = None) -> Markup:
+        """The ``<html>`` attributes the packs style a document by: the language (the
+        request's, unless given) and its direction, the class and the theme's colour
+        scheme (``lang="ar" dir="rtl" class="authui" data-color-scheme="auto"``)."""
+        language = language or current()
         scheme = escape(self.theme.color_scheme)
-        return Markup(f'class="authui" data-color-scheme="{scheme}"')  # noqa: S704
+        return Markup(  # noqa: S704 (each value escaped)
+            f'lang="{escape(language.tag)}" dir="{language.direction}" class="authui" '
+            f'data-color-scheme="{scheme}"'
+        )
 
     def page(
         self, template: str, title: str, status: int = 200, **context: Any
@@ -343,7 +389,7 @@ class PageRenderer:
         status, heading, text, offer_sign_in = ERROR_PAGES.get(error, UNKNOWN_ERROR_PAGE)
         return self.page(
             "error.html",
-            "Error",
+            N_("Error"),
             status,
             heading=heading,
             text=text,

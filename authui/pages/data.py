@@ -25,7 +25,8 @@ from pathlib import Path
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
 
-def _is_checkout(root: Path) -> bool:
+def is_checkout(root: Path) -> bool:
+    """Whether ``root`` is the top of a checkout of authui's repository."""
     manifest = root / "pyproject.toml"
     if not manifest.is_file():
         return False
@@ -41,4 +42,4 @@ def data_dir(name: str) -> Path:
     """
     root = PACKAGE_DIR.parent
     checkout = root / name
-    return checkout if checkout.is_dir() and _is_checkout(root) else PACKAGE_DIR / name
+    return checkout if checkout.is_dir() and is_checkout(root) else PACKAGE_DIR / name

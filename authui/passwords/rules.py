@@ -15,10 +15,12 @@ from functools import cache
 from typing import Any
 
 from authui.callbacks import invoke
-from authui.i18n import translate
+from authui.i18n import translate, translate_given, translate_plural
 
 AppRule = Callable[..., Awaitable[str | None] | str | None]
-"""``rule(password, user)`` → a message saying why the password is refused, or ``None``.
+"""``rule(password, user)`` → a message saying why the password is refused, or ``None``
+(shown in the user's language when a catalogue translates it: the app's own, see
+``AuthConfig.translations``).
 ``user`` is a mapping with the account's ``email`` and ``name`` (``name`` may be
 ``None``)."""
 
@@ -70,9 +72,17 @@ class PasswordRules:
         """Why ``password`` is refused for ``user`` (``email``, ``name``); empty when it
         is accepted."""
         if len(password) < self.min_length:
-            return [translate("Use at least {n} characters.", n=self.min_length)]
+            return [
+                translate_plural(
+                    "Use at least {n} character.", "Use at least {n} characters.", self.min_length
+                )
+            ]
         if len(password) > self.max_length:
-            return [translate("Use at most {n} characters.", n=self.max_length)]
+            return [
+                translate_plural(
+                    "Use at most {n} character.", "Use at most {n} characters.", self.max_length
+                )
+            ]
         lowered = password.strip().lower()
         own = [str(user.get(k) or "").strip().lower() for k in ("email", "name")]
         email = own[0]
@@ -83,5 +93,5 @@ class PasswordRules:
         if self.rule is not None:
             message = await invoke(self.rule, password=password, user=dict(user))
             if message:
-                return [str(message)]
+                return [translate_given(str(message))]
         return []

@@ -27,7 +27,9 @@ class Credentials(Provider):
 
     Attributes:
         credentials: Input name → HTML input attributes plus ``label``, e.g.
-            ``{"password": {"label": "Password", "type": "password"}}``.
+            ``{"password": {"label": "Password", "type": "password"}}``. The page shows a
+            label in the user's language when a catalogue translates it (the app's own:
+            ``AuthConfig.translations``).
         authorize: Checks the submitted fields; see ``Authorize``.
     """
 

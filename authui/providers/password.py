@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from authui.i18n import N_
 from authui.passwords.hashing import Argon2
 from authui.passwords.rules import PasswordRules
 from authui.providers.credentials import Credentials
@@ -14,9 +15,14 @@ from authui.providers.credentials import Credentials
 
 def _fields() -> dict[str, Mapping[str, Any]]:
     return {
-        "email": {"label": "Email", "type": "email", "autocomplete": "username", "required": True},
+        "email": {
+            "label": N_("Email"),
+            "type": "email",
+            "autocomplete": "username",
+            "required": True,
+        },
         "password": {
-            "label": "Password",
+            "label": N_("Password"),
             "type": "password",
             "autocomplete": "current-password",
             "required": True,

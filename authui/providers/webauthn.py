@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from authui.i18n import N_
 from authui.providers.base import Provider
 
 Requirement = Literal["required", "preferred", "discouraged"]
@@ -35,7 +36,7 @@ class RelyingParty:
 
 
 PASSKEY_FORM_FIELDS: Mapping[str, Mapping[str, Any]] = {
-    "email": {"label": "Email", "required": True, "autocomplete": "username webauthn"}
+    "email": {"label": N_("Email"), "required": True, "autocomplete": "username webauthn"}
 }
 """The default form: an email field that offers passkeys in the browser's autofill."""
 

@@ -75,7 +75,13 @@ def _page(context: Context) -> tuple[Options, buttons.PageRequest, str]:
             here.add_cookies([cookie])
     query = request.url.query
     current = request.url.path + (f"?{query}" if query else "")
-    page = buttons.PageRequest(url=url, host=request.headers.get("host", ""), current=current)
+    page = buttons.PageRequest(
+        url=url,
+        host=request.headers.get("host", ""),
+        current=current,
+        cookies=core_request(request, b"").cookies,
+        accept_language=request.headers.get("accept-language"),
+    )
     return options, page, here.csrf_token
 
 
@@ -135,8 +141,14 @@ def _stylesheets(context: Context) -> list[str]:
 
 @pass_context
 def _html_attributes(context: Context) -> Markup:
-    """``<html {{ authui_html_attrs() }}>``: the pack's document class and colour scheme."""
-    return resolve(_request_auth(context["request"]).config).renderer.html_attributes()
+    """``<html {{ authui_html_attrs() }}>``: the request's language and its direction, the
+    pack's document class and colour scheme."""
+    request: Request = context["request"]
+    options = resolve(_request_auth(request).config)
+    cookies = core_request(request, b"").cookies
+    accept_language = request.headers.get("accept-language")
+    language, _ = options.language(url_of(request), cookies, accept_language)
+    return options.renderer.html_attributes(language)
 
 
 @pass_context

@@ -192,7 +192,9 @@ async def test_an_account_is_unlinked() -> None:
     assert recorded.provider == "acme"
 
 
-async def test_the_activity_lists_what_happened_newest_first() -> None:
+async def test_the_activity_lists_what_happened_newest_first(
+    rate_limit_clock: RateLimitClock,  # no limit's window ends among the attempts
+) -> None:
     here = await site()
     ada = await here.client("ada", user_agent=FIREFOX)
     guesser = here.browser(user_agent=WINDOWS, client_address="198.51.100.9")

@@ -15,6 +15,7 @@ import pytest
 from authui import SessionOptions
 from authui.adapters.base import AdapterSession
 from authui.adapters.memory import MemoryAdapter
+from authui.i18n import ENGLISH
 from tests.account.support import (
     JSON,
     PAGE,
@@ -98,7 +99,7 @@ async def test_a_session_without_details_shows_its_expiry_and_can_be_signed_out(
     assert datetime.fromisoformat(row["expires"]) == ends
     page = await ada.get("account/sessions", headers=PAGE)
     assert "A session made elsewhere" in page.text
-    assert f"ends {ends.strftime('%Y-%m-%d %H:%M UTC')}" in page.text
+    assert f"ends {ENGLISH.datetime(ends)}" in page.text
     done = await submit(ada, form_for(page, "revoke"))
     assert done.header("location") == account_url("sessions", notice="session-ended")
     assert await here.store.get_session_and_user("made-by-authjs") is None

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from authui.adapters.memory import MemoryAdapter
+from authui.i18n import ENGLISH
 from tests.account.support import (
     APP,
     JSON,
@@ -378,7 +379,7 @@ async def test_the_overview_says_when_and_how_the_user_last_signed_in() -> None:
     assert page.status == 200
     assert "Your account" in page.text
     when, _ = await facts(here, ada)
-    assert when.strftime("%Y-%m-%d %H:%M UTC") in page.text
+    assert ENGLISH.datetime(when) in page.text
     assert alerts(page) == []
     seen = await ada.get("account", headers=JSON)
     assert seen.data()["signIn"]["amr"] == ["pwd"]

@@ -31,7 +31,7 @@ OpenPage = Callable[..., Awaitable["Page"]]
 APP = "tests.peers.throttle_app:app"
 FAILURES_ALLOWED = 5
 REFUSED = "Sign in failed. Check the details you provided are correct."
-WAIT = re.compile(r"^Too many attempts\. Try again in (a minute|[2-5] minutes)\.$")
+WAIT = re.compile(r"^Too many attempts\. Try again in (1 minute|[2-5] minutes)\.$")
 
 
 @pytest.fixture

@@ -200,8 +200,12 @@ async def test_an_app_page_gets_the_theme_of_the_auth_pages(tmp_path: Path) -> N
     client = app.test_client()
     html = await (await client.get("/app-page")).get_data(as_text=True)
     auth_page = await (await client.get("/auth/signin")).get_data(as_text=True)
-    assert '<html class="authui" data-color-scheme="dark">' in html
-    assert '<html lang="en" class="authui" data-color-scheme="dark">' in auth_page
+    assert '<html lang="en" dir="ltr" class="authui" data-color-scheme="dark">' in html
+    assert '<html lang="en" dir="ltr" class="authui" data-color-scheme="dark">' in auth_page
+    arabic = {"Accept-Language": "ar-EG"}  # the app's page speaks as the auth pages would
+    in_arabic = await (await client.get("/app-page", headers=arabic)).get_data(as_text=True)
+    assert '<html lang="ar" dir="rtl" class="authui"' in in_arabic
+    assert "تسجيل الدخول" in in_arabic  # the SignIn button
     links = re.findall(r'<link rel="stylesheet" href="([^"]+)">', html)
     assert links == re.findall(r'<link rel="stylesheet" href="([^"]+)">', auth_page)
     assert [link.split("/")[-1].split(".")[0] for link in links] == ["layout", "terminal", "theme"]
@@ -230,7 +234,7 @@ async def test_an_app_page_extends_the_pack_s_layout(
 
     html = await (await app.test_client().get("/dashboard-page")).get_data(as_text=True)
     assert html.startswith("<!DOCTYPE html>")
-    assert '<html lang="en" class="authui" data-color-scheme="auto">' in html
+    assert '<html lang="en" dir="ltr" class="authui" data-color-scheme="auto">' in html
     assert "<title>Dashboard</title>" in html
     assert f'href="/auth/_static/{pack}.' in html
     assert '<body class="authui-body authui-app">' in html

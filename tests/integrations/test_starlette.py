@@ -509,7 +509,10 @@ async def test_update_without_middleware_needs_a_response(tmp_path: Path) -> Non
 async def test_templates_get_the_session_and_the_buttons(client: httpx.AsyncClient) -> None:
     page = await client.get("/")
     assert 'href="/auth/signin?callbackUrl=%2F"' in page.text
-    assert '<html class="authui" data-color-scheme="auto">' in page.text  # as the auth pages
+    assert '<html lang="en" dir="ltr" class="authui" data-color-scheme="auto">' in page.text
+    german = await client.get("/", headers={"Accept-Language": "de"})
+    assert '<html lang="de" dir="ltr" class="authui"' in german.text  # as the auth pages
+    assert ">Anmelden<" in german.text  # the SignIn button
     await sign_in_as_ada(client)
     page = await client.get("/")
     assert '<p id="who">Ada Lovelace</p>' in page.text
@@ -527,7 +530,7 @@ async def test_an_app_page_extends_the_pack_s_layout(tmp_path: Path) -> None:
     config = make_config(theme=Theme(pack="terminal", color_scheme="light"))
     async with client_for(build_app(config, tmp_path)) as client:
         html = (await client.get("/dashboard")).text
-    assert '<html lang="en" class="authui" data-color-scheme="light">' in html
+    assert '<html lang="en" dir="ltr" class="authui" data-color-scheme="light">' in html
     assert 'href="/auth/_static/terminal.' in html
     assert "authui-inline" in html.split("</header>")[0]
     assert '<span class="authui-term-title">Dashboard</span>' in html

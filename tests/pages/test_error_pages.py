@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 
 import pytest
 
 from authui import Theme
 from authui.errors import ERROR_TYPES
-from authui.i18n import CATALOGUES
 from authui.pages import SIGNIN_ERRORS, UNKNOWN_ERROR_PAGE
 from authui.pages.packs import installed_packs
 from authui.testing import AuthClient
 from tests.conftest import make_config
+from tests.i18n.support import write_catalogue
 
 PACKS = sorted(installed_packs())
 CLIENT_SAFE = sorted({t.type for t in ERROR_TYPES if t.client_safe})
@@ -72,14 +73,15 @@ async def test_the_sign_in_page_says_what_happened(pack: str, error: str) -> Non
     assert message != SIGNIN_ERRORS["default"]
 
 
-async def test_the_sentences_are_translated(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_sentences_are_translated(tmp_path: Path) -> None:
     client = client_for("base")
     english = texts((await client.get("error?error=PasskeyAlreadyRegistered")).text, "authui-text")
     alert = texts(
         (await client.get("signin?error=AccountNotLinked")).text, "authui-alert authui-alert-error"
     )
     catalogue = {english[0]: "Ce passkey est déjà enregistré.", alert[0]: "Autre compte."}
-    monkeypatch.setitem(CATALOGUES, "en", catalogue)
+    folder = write_catalogue(tmp_path, "en", catalogue)  # the app's own English
+    client = AuthClient(make_config(theme=Theme(pack="base"), translations=folder))
     page = await client.get("error?error=PasskeyAlreadyRegistered")
     assert texts(page.text, "authui-text")[0] == "Ce passkey est déjà enregistré."
     page = await client.get("signin?error=AccountNotLinked")

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 
 from authui import Callbacks, Pages, Theme
-from authui.i18n import CATALOGUES
 from authui.pages import packs
 from authui.pages.packs import ThemePack, installed_packs
 from authui.providers.base import Provider
 from authui.testing import AuthClient
 from tests.conftest import make_config
+from tests.i18n.support import write_catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -143,13 +143,12 @@ def test_vendored_htmx_version_matches_its_file_name() -> None:
 # -- translation ------------------------------------------------------------------------------
 
 
-async def test_every_visible_string_goes_through_the_catalogue(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+async def test_every_visible_string_goes_through_the_catalogue(tmp_path: Path) -> None:
     shouting = {"Sign in": "SIGN IN", "Continue with {name}": "CONTINUE WITH {name}"}
-    monkeypatch.setitem(CATALOGUES, "en", shouting)
+    folder = write_catalogue(tmp_path, "en", shouting)
     github = Provider(id="github", name="GitHub", type="oauth")
-    html = (await AuthClient(make_config(providers=[github])).get("signin")).text
+    config = make_config(providers=[github], translations=folder)
+    html = (await AuthClient(config).get("signin")).text
     assert "CONTINUE WITH GitHub" in html
     assert ">SIGN IN</h1>" in html
 

@@ -12,7 +12,7 @@ from authui.actions.account.gate import NEEDED_FOR, Holder, unavailable
 from authui.actions.account.pages import Page, iso
 from authui.adapters.account import SecurityEvent
 from authui.context import Context
-from authui.i18n import translate
+from authui.i18n import N_, translate, translate_given
 from authui.sessions.facts import MULTI_FACTOR
 from authui.user_agents import describe
 
@@ -20,38 +20,38 @@ SHOWN = 50
 """How many events the page shows."""
 
 LABELS: Mapping[str, str] = {
-    activity.SIGN_IN: "Signed in",
-    activity.SIGN_IN_FAILED: "Sign-in refused",
-    activity.SIGN_IN_THROTTLED: "Sign-ins paused after too many attempts",
-    activity.REAUTHENTICATED: "Signed in again to confirm a change",
-    activity.PASSKEY_ADDED: "Passkey added",
-    activity.PASSKEY_RENAMED: "Passkey renamed",
-    activity.PASSKEY_DELETED: "Passkey deleted",
-    activity.ACCOUNT_LINKED: "Account linked",
-    activity.ACCOUNT_UNLINKED: "Account unlinked",
-    activity.EMAIL_CHANGE_REQUESTED: "Email change asked for",
-    activity.EMAIL_CHANGED: "Email address changed",
-    activity.PROFILE_CHANGED: "Profile changed",
-    activity.SESSIONS_ENDED: "Sessions signed out",
-    activity.SIGN_UP: "Signed up with a password",
-    activity.PASSWORD_SET: "Password set",
-    activity.PASSWORD_CHANGED: "Password changed",
-    activity.PASSWORD_RESET: "Password reset by an emailed link",
-    activity.PASSWORD_REMOVED: "Password removed",
-    activity.MFA_ON: "Two-step verification turned on",
-    activity.MFA_OFF: "Two-step verification turned off",
-    activity.MFA_FAILED: "Second step refused",
-    activity.RECOVERY_CODES_MADE: "New recovery codes made",
-    activity.RECOVERY_CODE_USED: "Recovery code used",
-    activity.BROWSER_TRUSTED: "Browser trusted to skip the second step",
-    activity.TRUSTED_BROWSERS_REVOKED: "Trusted browsers revoked",
+    activity.SIGN_IN: N_("Signed in"),
+    activity.SIGN_IN_FAILED: N_("Sign-in refused"),
+    activity.SIGN_IN_THROTTLED: N_("Sign-ins paused after too many attempts"),
+    activity.REAUTHENTICATED: N_("Signed in again to confirm a change"),
+    activity.PASSKEY_ADDED: N_("Passkey added"),
+    activity.PASSKEY_RENAMED: N_("Passkey renamed"),
+    activity.PASSKEY_DELETED: N_("Passkey deleted"),
+    activity.ACCOUNT_LINKED: N_("Account linked"),
+    activity.ACCOUNT_UNLINKED: N_("Account unlinked"),
+    activity.EMAIL_CHANGE_REQUESTED: N_("Email change asked for"),
+    activity.EMAIL_CHANGED: N_("Email address changed"),
+    activity.PROFILE_CHANGED: N_("Profile changed"),
+    activity.SESSIONS_ENDED: N_("Sessions signed out"),
+    activity.SIGN_UP: N_("Signed up with a password"),
+    activity.PASSWORD_SET: N_("Password set"),
+    activity.PASSWORD_CHANGED: N_("Password changed"),
+    activity.PASSWORD_RESET: N_("Password reset by an emailed link"),
+    activity.PASSWORD_REMOVED: N_("Password removed"),
+    activity.MFA_ON: N_("Two-step verification turned on"),
+    activity.MFA_OFF: N_("Two-step verification turned off"),
+    activity.MFA_FAILED: N_("Second step refused"),
+    activity.RECOVERY_CODES_MADE: N_("New recovery codes made"),
+    activity.RECOVERY_CODE_USED: N_("Recovery code used"),
+    activity.BROWSER_TRUSTED: N_("Browser trusted to skip the second step"),
+    activity.TRUSTED_BROWSERS_REVOKED: N_("Trusted browsers revoked"),
 }
 """What the page calls each kind of event."""
 
 
 TWO_STEP_LABELS: Mapping[str, str] = {
-    activity.SIGN_IN: "Signed in with two steps",
-    activity.REAUTHENTICATED: "Signed in again with two steps to confirm a change",
+    activity.SIGN_IN: N_("Signed in with two steps"),
+    activity.REAUTHENTICATED: N_("Signed in again with two steps to confirm a change"),
 }
 """What the page calls a sign-in that was multi-factor (its ``amr`` has ``mfa``)."""
 
@@ -68,7 +68,7 @@ def _row(ctx: Context, event: SecurityEvent) -> dict[str, Any]:
         "kind": event.kind,
         "label": _label(event),
         "at": iso(event.at),
-        "provider": provider.name if provider else event.provider,
+        "provider": translate_given(provider.name) if provider else event.provider,
         "browser": describe(event.user_agent) if event.user_agent else None,
         "client": event.client,
         "detail": dict(event.detail),
@@ -85,4 +85,4 @@ async def view(ctx: Context, holder: Holder) -> dict[str, Any]:
     return {"unavailable": missing, "events": [_row(ctx, e) for e in events]}
 
 
-PAGE = Page("activity", "Security activity", "account/activity.html", view)
+PAGE = Page("activity", N_("Security activity"), "account/activity.html", view)

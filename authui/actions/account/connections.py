@@ -29,6 +29,7 @@ from authui.adapters.base import AdapterAccount, user_record
 from authui.callbacks import emit
 from authui.context import Context
 from authui.errors import AuthError
+from authui.i18n import N_
 from authui.oauth.revocation import RevocationError, revocation_endpoint, revoke
 from authui.options import Options
 from authui.providers.oauth import OAuthProvider
@@ -127,5 +128,5 @@ async def act(ctx: Context, holder: Holder) -> Outcome:
 
 
 PAGE = Page(
-    "connections", "Connected accounts", "account/connections.html", view, act, offered=_offered
+    "connections", N_("Connected accounts"), "account/connections.html", view, act, offered=_offered
 )

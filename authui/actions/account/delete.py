@@ -23,6 +23,7 @@ from authui.adapters.base import user_record
 from authui.callbacks import emit
 from authui.context import Context
 from authui.http import InternalResponse
+from authui.i18n import N_
 from authui.options import Options
 
 DELETED_PATH = "deleted"
@@ -69,7 +70,9 @@ async def act(ctx: Context, holder: Holder) -> Outcome:
 
 def deleted_page(ctx: Context) -> InternalResponse:
     """The page a deleted account's browser lands on (no session needed: it has none)."""
-    return ctx.options.renderer.page("account/deleted.html", "Account deleted", site_url=ctx.origin)
+    return ctx.options.renderer.page(
+        "account/deleted.html", N_("Account deleted"), site_url=ctx.origin
+    )
 
 
-PAGE = Page("delete", "Delete account", "account/delete.html", view, act, offered=_offered)
+PAGE = Page("delete", N_("Delete account"), "account/delete.html", view, act, offered=_offered)

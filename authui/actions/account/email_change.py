@@ -32,7 +32,7 @@ from authui.csrf import token_hash
 from authui.dates import in_seconds, now
 from authui.errors import Verification
 from authui.http import InternalResponse
-from authui.i18n import translate
+from authui.i18n import N_, translate
 from authui.mail.addresses import InvalidEmailAddress, normalize_email
 from authui.sessions.current import signed_in
 from authui.throttle import digest
@@ -183,7 +183,7 @@ async def get(ctx: Context) -> InternalResponse:
         return _dead_link(ctx, error)
     return ctx.options.renderer.page(
         "account/confirm_email.html",
-        "Confirm your new address",
+        N_("Confirm your new address"),
         action=page_url(ctx, PATH),
         user_id=user_id,
         email=email,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from authui.actions.account.outcome import Outcome, refused
 from authui.adapters.base import AdapterCalls, AdapterUser
 from authui.context import Context
-from authui.i18n import translate
+from authui.i18n import N_, translate
 from authui.sessions.current import SignedIn
 from authui.sessions.facts import facts_kept, recent_enough
 from authui.urls import with_query
@@ -54,7 +54,7 @@ def step_up(ctx: Context, holder: Holder, back: str) -> Outcome | None:
     options = ctx.options
     if not facts_kept(options.strategy, options.adapter):
         needs = unavailable(holder, "save_session_details", "get_session_details")
-        return refused(needs or "This change is not available here.", status=501)
+        return refused(needs or N_("This change is not available here."), status=501)
     if holder.signed_in.facts.fresh(options.config.account.reauthenticate_after):
         return None
     url = step_up_url(ctx, back)

@@ -17,33 +17,40 @@ from authui import htmx
 from authui.context import Context
 from authui.cookies import Cookie
 from authui.http import wants_page
-from authui.i18n import translate
+from authui.i18n import N_, translate
 
 NOTICES: Mapping[str, str] = {
-    "profile-saved": "Your profile is saved.",
-    "email-sent": "Check the inbox of your new address: a link there confirms the change. "
-    "Your address stays as it is until then.",
-    "email-changed": "Your email address is changed.",
-    "unlinked": "The account is unlinked.",
-    "passkey-added": "The passkey is added.",
-    "passkey-renamed": "The passkey is renamed.",
-    "passkey-deleted": "The passkey is deleted.",
-    "session-ended": "That session is signed out.",
-    "others-ended": "Every other session is signed out.",
-    "everywhere-ended": "Every other browser is signed out within {delay}.",
-    "reauthenticated": "You signed in again; go on with what you were doing.",
-    "password-set": "Your password is set.",
-    "password-changed": "Your password is changed, and every other browser signed out.",
-    "password-removed": "Your password is removed.",
-    "totp-started": "Scan the QR code with your authenticator app, then type the code it shows.",
-    "totp-cancelled": "The set-up is cancelled; nothing was changed.",
-    "mfa-on": "Two-step verification is on. Save your recovery codes now: they are shown "
-    "only this once.",
-    "mfa-updated": "Your two-step verification is updated.",
-    "mfa-off": "Two-step verification is off.",
-    "recovery-made": "New recovery codes are made, and the old ones no longer work. Save "
-    "them now: they are shown only this once.",
-    "trust-revoked": "Trust is revoked: those browsers ask for the second step again.",
+    "profile-saved": N_("Your profile is saved."),
+    "email-sent": N_(
+        "Check the inbox of your new address: a link there confirms the change. "
+        "Your address stays as it is until then."
+    ),
+    "email-changed": N_("Your email address is changed."),
+    "unlinked": N_("The account is unlinked."),
+    "passkey-added": N_("The passkey is added."),
+    "passkey-renamed": N_("The passkey is renamed."),
+    "passkey-deleted": N_("The passkey is deleted."),
+    "session-ended": N_("That session is signed out."),
+    "others-ended": N_("Every other session is signed out."),
+    "everywhere-ended": N_("Every other browser is signed out within {delay}."),
+    "reauthenticated": N_("You signed in again; go on with what you were doing."),
+    "password-set": N_("Your password is set."),
+    "password-changed": N_("Your password is changed, and every other browser signed out."),
+    "password-removed": N_("Your password is removed."),
+    "totp-started": N_(
+        "Scan the QR code with your authenticator app, then type the code it shows."
+    ),
+    "totp-cancelled": N_("The set-up is cancelled; nothing was changed."),
+    "mfa-on": N_(
+        "Two-step verification is on. Save your recovery codes now: they are shown only this once."
+    ),
+    "mfa-updated": N_("Your two-step verification is updated."),
+    "mfa-off": N_("Two-step verification is off."),
+    "recovery-made": N_(
+        "New recovery codes are made, and the old ones no longer work. Save "
+        "them now: they are shown only this once."
+    ),
+    "trust-revoked": N_("Trust is revoked: those browsers ask for the second step again."),
 }
 """The success messages a page shows, by the ``notice`` key of its URL. Their parameters
 come from the server (``{delay}``: the configured ``update_age``), never from the URL."""

@@ -8,6 +8,7 @@ from authui.actions.account.gate import Holder
 from authui.actions.account.pages import Page
 from authui.actions.account.ways import ways_in
 from authui.context import Context
+from authui.i18n import N_
 
 
 async def view(ctx: Context, holder: Holder) -> dict[str, Any]:
@@ -20,4 +21,4 @@ async def view(ctx: Context, holder: Holder) -> dict[str, Any]:
     }
 
 
-PAGE = Page("", "Your account", "account/overview.html", view, in_menu=True)
+PAGE = Page("", N_("Your account"), "account/overview.html", view, in_menu=True)

@@ -14,7 +14,7 @@ from authui.actions.account.outcome import Outcome, notice_text, wants_json
 from authui.adapters.base import AdapterUser
 from authui.context import Context
 from authui.http import InternalResponse
-from authui.i18n import translate
+from authui.i18n import current, translate, translate_plural
 from authui.options import Options
 from authui.urls import with_query
 
@@ -35,7 +35,8 @@ class Page:
 
     Attributes:
         name: The last part of its path (``""``: ``<base>/account`` itself).
-        title: Its title and menu entry.
+        title: Its title and menu entry, in English (``N_``-marked): the page's layout
+            and its menu translate it.
         template: ``account/<name>.html`` in the theme pack.
         view: What it shows.
         act: What its form does; ``None`` for a page without one.
@@ -54,10 +55,9 @@ class Page:
 
 
 def when(value: str | None) -> str:
-    """An ISO 8601 date of a view, as the pages show it: ``2026-11-27 09:51 UTC``."""
-    if not value:
-        return ""
-    return datetime.fromisoformat(value).strftime("%Y-%m-%d %H:%M UTC")
+    """An ISO 8601 date of a view, as the pages show it in the request's language
+    (``Nov 27, 2026, 9:51 AM UTC`` in English); a date without a zone is UTC."""
+    return current().datetime(datetime.fromisoformat(value)) if value else ""
 
 
 def iso(value: datetime | None) -> str | None:
@@ -173,9 +173,15 @@ def delay_words(seconds: int) -> str:
         return translate("a minute")
     if seconds % 86400 == 0:
         days = seconds // 86400
-        return translate("a day") if days == 1 else translate("{n} days", n=days)
+        return translate("a day") if days == 1 else translate_plural("{n} day", "{n} days", days)
     if seconds % 3600 == 0:
         hours = seconds // 3600
-        return translate("an hour") if hours == 1 else translate("{n} hours", n=hours)
+        return (
+            translate("an hour") if hours == 1 else translate_plural("{n} hour", "{n} hours", hours)
+        )
     minutes = max(1, seconds // 60)
-    return translate("a minute") if minutes == 1 else translate("{n} minutes", n=minutes)
+    return (
+        translate("a minute")
+        if minutes == 1
+        else translate_plural("{n} minute", "{n} minutes", minutes)
+    )

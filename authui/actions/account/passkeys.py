@@ -29,7 +29,7 @@ from authui.actions.mfa.gate import enrolment
 from authui.adapters.account import MAX_PASSKEY_NAME, PasskeyChanges, PasskeyDetails
 from authui.adapters.base import AdapterAuthenticator
 from authui.context import Context
-from authui.i18n import translate
+from authui.i18n import N_, translate, translate_plural
 from authui.options import Options
 from authui.urls import with_query
 
@@ -83,9 +83,12 @@ async def _rename(ctx: Context, holder: Holder, passkey: AdapterAuthenticator) -
     raw = ctx.body.get("name")
     name = " ".join(raw.split()) if isinstance(raw, str) else ""
     if not 1 <= len(name) <= MAX_PASSKEY_NAME:
-        outcome = refused(
-            "Enter a name of 1 to {n} characters.", field_name="name", n=MAX_PASSKEY_NAME
+        message = translate_plural(
+            "Enter a name of 1 to {n} character.",
+            "Enter a name of 1 to {n} characters.",
+            MAX_PASSKEY_NAME,
         )
+        outcome = refused(message, field_name="name")
         outcome.values = {"name": name, "passkey": passkey.credential_id}
         return outcome
     missing = unavailable(holder, "update_authenticator_details", "save_authenticator_details")
@@ -156,4 +159,4 @@ async def act(ctx: Context, holder: Holder) -> Outcome:
     return await _delete(ctx, holder, passkey)
 
 
-PAGE = Page("passkeys", "Passkeys", "account/passkeys.html", view, act, offered=_offered)
+PAGE = Page("passkeys", N_("Passkeys"), "account/passkeys.html", view, act, offered=_offered)

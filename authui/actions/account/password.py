@@ -26,10 +26,11 @@ from authui.actions.password.common import new_password, store_password
 from authui.adapters.factors import PasswordRecord
 from authui.context import Context
 from authui.cookies import Cookie
+from authui.i18n import N_
 from authui.options import Options
 from authui.sessions.ending import end_every_session, kept_at_version
 
-ADVICE = "If you did not do this, reset your password and review the activity."
+ADVICE = N_("If you did not do this, reset your password and review the activity.")
 """What the notice of a change here advises, when it was not the user."""
 
 
@@ -93,10 +94,10 @@ async def _save(ctx: Context, holder: Holder) -> Outcome:
         ctx,
         holder,
         ADVICE,
-        "Your password on {host} was changed" if had else "A password was set on {host}",
-        "The password of your account was changed ({where}); other browsers were signed out."
+        N_("Your password on {host} was changed") if had else N_("A password was set on {host}"),
+        N_("The password of your account was changed ({where}); other browsers were signed out.")
         if had
-        else "A password was set for your account ({where}).",
+        else N_("A password was set for your account ({where})."),
     )
     saved = done("password-changed" if had else "password-set")
     saved.cookies = cookies
@@ -119,8 +120,8 @@ async def _remove(ctx: Context, holder: Holder) -> Outcome:
         ctx,
         holder,
         ADVICE,
-        "Your password on {host} was removed",
-        "The password of your account was removed ({where}).",
+        N_("Your password on {host} was removed"),
+        N_("The password of your account was removed ({where})."),
     )
     return done("password-removed")
 
@@ -137,4 +138,4 @@ async def act(ctx: Context, holder: Holder) -> Outcome:
     return refused("This form cannot do that.")
 
 
-PAGE = Page("password", "Password", "account/password.html", view, act, offered=_offered)
+PAGE = Page("password", N_("Password"), "account/password.html", view, act, offered=_offered)

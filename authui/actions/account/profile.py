@@ -14,7 +14,7 @@ from authui.actions.account.pages import Page
 from authui.actions.activity import PROFILE_CHANGED, record
 from authui.adapters.base import UserChanges
 from authui.context import Context
-from authui.i18n import translate
+from authui.i18n import N_, translate, translate_plural
 
 MAX_NAME_LENGTH = 100
 MAX_IMAGE_URL_LENGTH = 2048
@@ -52,7 +52,13 @@ async def _save_profile(ctx: Context, holder: Holder) -> Outcome:
     values = {"name": name, "image": str(ctx.body.get("image") or "")}
     errors: dict[str, list[str]] = {}
     if len(name) > MAX_NAME_LENGTH:
-        errors["name"] = [translate("Enter a name of at most {n} characters.", n=MAX_NAME_LENGTH)]
+        errors["name"] = [
+            translate_plural(
+                "Enter a name of at most {n} character.",
+                "Enter a name of at most {n} characters.",
+                MAX_NAME_LENGTH,
+            )
+        ]
     try:
         image = _image(ctx.body.get("image"))
     except ValueError:
@@ -78,4 +84,4 @@ async def act(ctx: Context, holder: Holder) -> Outcome:
     return refused("This form cannot do that.")
 
 
-PAGE = Page("profile", "Profile", "account/profile.html", view, act)
+PAGE = Page("profile", N_("Profile"), "account/profile.html", view, act)

@@ -22,6 +22,7 @@ from authui.actions.account.ways import (
 from authui.actions.step_up import mark
 from authui.actions.views import provider_view
 from authui.context import Context
+from authui.i18n import N_
 from authui.providers.credentials import Credentials
 from authui.urls import with_query
 
@@ -49,5 +50,5 @@ async def view(ctx: Context, holder: Holder) -> dict[str, Any]:
 
 
 PAGE = Page(
-    "reauthenticate", "Confirm it is you", "account/reauthenticate.html", view, in_menu=False
+    "reauthenticate", N_("Confirm it is you"), "account/reauthenticate.html", view, in_menu=False
 )

@@ -24,6 +24,7 @@ from authui.actions.account.pages import Page, delay_words, iso
 from authui.actions.activity import SESSIONS_ENDED, record
 from authui.adapters.account import UserSession
 from authui.context import Context
+from authui.i18n import N_
 from authui.sessions.ending import kept_at_version
 from authui.user_agents import describe
 
@@ -123,4 +124,4 @@ async def act(ctx: Context, holder: Holder) -> Outcome:
     return await _end_everywhere(ctx, holder)
 
 
-PAGE = Page("sessions", "Sessions", "account/sessions.html", view, act)
+PAGE = Page("sessions", N_("Sessions"), "account/sessions.html", view, act)

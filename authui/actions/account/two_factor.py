@@ -44,7 +44,7 @@ from authui.context import Context
 from authui.cookies import CHECK_MAX_AGE, Cookie, deletion
 from authui.dates import now
 from authui.factor_checks import MFA_PACKAGES, installed
-from authui.i18n import translate
+from authui.i18n import N_, translate
 from authui.mfa import recovery, totp
 from authui.mfa.qr import qr_svg
 from authui.options import Options
@@ -64,7 +64,7 @@ METHODS = (
 )
 _BOUND_TO = "mfa-enrolment"
 
-ADVICE = "If you did not do this, secure your account and review the activity."
+ADVICE = N_("If you did not do this, secure your account and review the activity.")
 """What the notice of a change here advises, when it was not the user."""
 
 
@@ -193,8 +193,8 @@ async def _turned_on(ctx: Context, holder: Holder, enrolment: MfaEnrolment) -> O
         ctx,
         holder,
         ADVICE,
-        "Two-step verification is on for your account on {host}",
-        "Two-step verification was turned on for your account ({where}).",
+        N_("Two-step verification is on for your account on {host}"),
+        N_("Two-step verification was turned on for your account ({where})."),
     )
     return _with_codes(done("mfa-on"), await _new_codes(ctx, holder))
 
@@ -269,8 +269,8 @@ async def _turn_off(ctx: Context, holder: Holder, keep_passkey: bool, keep_totp:
         ctx,
         holder,
         ADVICE,
-        "Two-step verification is off for your account on {host}",
-        "Two-step verification was turned off for your account ({where}).",
+        N_("Two-step verification is off for your account on {host}"),
+        N_("Two-step verification was turned off for your account ({where})."),
     )
     return done("mfa-off")
 
@@ -304,8 +304,9 @@ async def _sensitive(ctx: Context, holder: Holder, intent: str) -> Outcome:
 
 
 async def _revoke(ctx: Context, holder: Holder, browser_id: str | None) -> Outcome:
-    if not holder.can("delete_trusted_browsers"):
-        return refused(unavailable(holder, "delete_trusted_browsers") or "", status=501)
+    missing = unavailable(holder, "delete_trusted_browsers")
+    if missing is not None:
+        return refused(missing, status=501)
     count: int = await holder.adapter.call(
         "delete_trusted_browsers", NEEDED_FOR, holder.user.id, browser_id
     )
@@ -318,7 +319,7 @@ async def _revoke(ctx: Context, holder: Holder, browser_id: str | None) -> Outco
 async def act(ctx: Context, holder: Holder) -> Outcome:
     intent = ctx.body.get("intent")
     if not available(ctx):
-        return refused(unavailable(holder, *METHODS) or "Not available here.", status=501)
+        return refused(unavailable(holder, *METHODS) or N_("Not available here."), status=501)
     if intent == "totp-start":
         return await _start_totp(ctx, holder)
     if intent == "totp-confirm":
@@ -339,5 +340,10 @@ async def act(ctx: Context, holder: Holder) -> Outcome:
 
 
 PAGE = Page(
-    "two-factor", "Two-step verification", "account/two_factor.html", view, act, offered=_offered
+    "two-factor",
+    N_("Two-step verification"),
+    "account/two_factor.html",
+    view,
+    act,
+    offered=_offered,
 )

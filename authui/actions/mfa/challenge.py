@@ -25,7 +25,7 @@ from authui.cookies import Cookie
 from authui.dates import now
 from authui.errors import UnknownAction
 from authui.http import InternalResponse
-from authui.i18n import translate
+from authui.i18n import N_, translate, translate_plural
 from authui.sessions.facts import MULTI_FACTOR, ONE_TIME_CODE, PASSKEY, SignInFacts
 from authui.urls import with_query
 
@@ -64,7 +64,7 @@ async def _page(
         status = 200  # htmx swaps only successes (and 429s): the card with the error
     answer = ctx.options.renderer.page(
         "mfa.html",
-        "Two-step verification",
+        N_("Two-step verification"),
         status,
         action=ctx.action_url("mfa"),
         method=shown,
@@ -113,7 +113,11 @@ async def post(ctx: Context) -> InternalResponse:
     wait = await over_limit(ctx, pending.user_id)
     if wait is not None:
         minutes = max(1, (wait + 59) // 60)
-        message = translate("Too many codes tried. Wait {n} minutes and try again.", n=minutes)
+        message = translate_plural(
+            "Too many codes tried. Wait {n} minute and try again.",
+            "Too many codes tried. Wait {n} minutes and try again.",
+            minutes,
+        )
         held = await _page(ctx, pending, factors, method=method, error=message, status=TOO_MANY)
         held.headers.append(("Retry-After", str(wait)))
         return held

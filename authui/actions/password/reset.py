@@ -41,7 +41,7 @@ from authui.context import Context
 from authui.dates import now
 from authui.errors import TooManyAttempts, Verification
 from authui.http import InternalResponse
-from authui.i18n import translate
+from authui.i18n import N_, translate, translate_plural
 from authui.pages import error_message
 from authui.providers.password import Password
 from authui.sessions.ending import end_every_session
@@ -65,7 +65,7 @@ def forgot_page(
     return form_page(
         ctx,
         "password/forgot.html",
-        "Forgot your password?",
+        N_("Forgot your password?"),
         status=status,
         action=ctx.action_url("password", "forgot"),
         email=value,
@@ -108,11 +108,13 @@ async def _send_link(ctx: Context, provider: Password, user: AdapterUser, email:
             to=email,
             heading=translate("Set a new password for {host}", host=host),
             lines=[
-                translate(
+                translate_plural(
+                    "Someone asked to set a new password for your account ({where}). Open "
+                    "the link within {n} minute to choose one; it works once.",
                     "Someone asked to set a new password for your account ({where}). Open "
                     "the link within {n} minutes to choose one; it works once.",
+                    minutes,
                     where=where_from(ctx),
-                    n=minutes,
                 ),
                 translate("If you did not ask, ignore this email: your password stays."),
             ],
@@ -168,7 +170,7 @@ def _reset_form(
     return form_page(
         ctx,
         "password/reset.html",
-        "Choose a new password",
+        N_("Choose a new password"),
         status=status,
         action=ctx.action_url("password", "reset"),
         user_id=values.get("user"),

@@ -41,7 +41,7 @@ from authui.context import Context
 from authui.dates import now
 from authui.errors import TooManyAttempts, Verification
 from authui.http import InternalResponse
-from authui.i18n import translate
+from authui.i18n import N_, translate, translate_plural
 from authui.pages import error_message
 from authui.passwords.hashing import hash_password
 from authui.providers.password import Password
@@ -71,7 +71,7 @@ def _form(
     return form_page(
         ctx,
         "password/signup.html",
-        "Create an account",
+        N_("Create an account"),
         status=status,
         action=ctx.action_url("password", "signup"),
         min_length=provider.rules.min_length,
@@ -90,7 +90,7 @@ def sent(ctx: Context, kind: str) -> InternalResponse:
 def sent_page(ctx: Context) -> InternalResponse:
     """ "Check your inbox", after a sign-up (``kind=signup``) or a reset request."""
     kind = "reset" if ctx.query.get("kind") == "reset" else "signup"
-    return form_page(ctx, "password/sent.html", "Check your email", kind=kind)
+    return form_page(ctx, "password/sent.html", N_("Check your email"), kind=kind)
 
 
 async def sign_up(ctx: Context, provider: Password) -> InternalResponse:
@@ -103,7 +103,13 @@ async def sign_up(ctx: Context, provider: Password) -> InternalResponse:
     password = new_password(ctx.body.get("password"))
     errors: dict[str, list[str]] = {}
     if len(name) > MAX_NAME_LENGTH:
-        errors["name"] = [translate("Enter a name of at most {n} characters.", n=MAX_NAME_LENGTH)]
+        errors["name"] = [
+            translate_plural(
+                "Enter a name of at most {n} character.",
+                "Enter a name of at most {n} characters.",
+                MAX_NAME_LENGTH,
+            )
+        ]
     if email is None:
         errors["email"] = [translate("Enter a valid email address.")]
     problems = await provider.rules.problems(password, {"email": email, "name": name})
@@ -206,7 +212,7 @@ def confirm_page(ctx: Context, provider: Password) -> InternalResponse:
     return form_page(
         ctx,
         "password/verify.html",
-        "Confirm your email address",
+        N_("Confirm your email address"),
         action=ctx.action_url("password", "verify"),
         email=email,
         token=token,

@@ -1,0 +1,46 @@
+"""The pages' language menu: a link per configured locale to the page being shown, with
+its ``lang`` parameter, so that choosing works without JavaScript and keeps the rest of
+the page's query (its ``callbackUrl``, its ``error``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import parse_qsl, urlencode
+
+from authui.i18n.language import current_speech
+from authui.i18n.languages import QUERY_PARAMETER
+
+
+@dataclass(frozen=True, slots=True)
+class MenuEntry:
+    """One language of the menu."""
+
+    tag: str
+    name: str
+    """The language's name in itself."""
+    url: str
+    """The page being shown, in that language (a path and query, same origin)."""
+    current: bool
+
+
+def language_menu() -> list[MenuEntry]:
+    """The menu of the page being rendered: empty when there is nothing to choose (one
+    locale) or no page to reload in another language (the answer to a form's post)."""
+    speech = current_speech()
+    if speech.page is None or len(speech.choices) < 2:
+        return []
+    path, _, query = speech.page.partition("?")
+    kept = [
+        (name, value)
+        for name, value in parse_qsl(query, keep_blank_values=True)
+        if name != QUERY_PARAMETER
+    ]
+    return [
+        MenuEntry(
+            tag=choice.tag,
+            name=choice.name,
+            url=f"{path}?{urlencode([*kept, (QUERY_PARAMETER, choice.tag)])}",
+            current=choice is speech.language,
+        )
+        for choice in speech.choices
+    ]
