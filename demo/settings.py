@@ -67,6 +67,8 @@ from authui.urls import default_redirect, origin_of, safe_url
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = Path(__file__).resolve().parent / "templates"
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+"""The demo's own catalogues: the credentials form's "Username" in every shipped locale."""
 STATIC = Path(__file__).resolve().parent / "static"
 SECRET_FILE = ROOT / ".authui-dev-secret"
 DATABASE_URL = os.environ.get(
@@ -186,6 +188,7 @@ CONFIGS = {
         session=SessionOptions(strategy=os.environ.get("AUTH_SESSION_STRATEGY") or "database"),  # type: ignore[arg-type]
         callbacks=Callbacks(session=session_with_user_id),
         theme=Theme(pack=pack, color_scheme=scheme, template_dirs=(str(TEMPLATES),)),  # type: ignore[arg-type]
+        translations=TRANSLATIONS,
     )
     for pack in installed_packs()
     for scheme in SCHEMES

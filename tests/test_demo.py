@@ -64,6 +64,23 @@ async def test_protected_page_sends_to_sign_in_which_names_the_demo_user() -> No
     assert 'name="password"' in page
 
 
+@pytest.mark.parametrize(
+    ("accept", "username", "password"),
+    [("ar", "اسم المستخدم", "كلمة المرور"), ("de-DE", "Benutzername", "Passwort")],
+)
+async def test_the_sign_in_page_speaks_the_browsers_language_the_demos_labels_too(
+    accept: str, username: str, password: str
+) -> None:
+    """authui's texts from its catalogue, the demo's "Username" from the demo's own."""
+    client = await started_client()
+    page = await client.get("/auth/signin", headers={"Accept-Language": accept})
+    html = await page.get_data(as_text=True)
+    assert f'<html lang="{accept[:2]}"' in html
+    for label in (username, password):
+        assert re.search(rf'<label class="authui-label" for="[^"]+">{label}</label>', html)
+    assert ">Username<" not in html
+
+
 async def test_sign_in_profile_and_sign_out() -> None:
     client = await started_client()
     page = await (await client.get("/auth/signin?callbackUrl=%2Fprofile")).get_data(as_text=True)

@@ -12,7 +12,7 @@ language and script (``de-AT`` finds ``de``, ``zh-CN`` finds ``zh-Hans``, ``pt-P
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from gettext import NullTranslations
 from os import PathLike
 from pathlib import Path
@@ -99,12 +99,18 @@ def preferences(header: str) -> list[str]:
     return [tag for _, _, tag in sorted(weighted)]
 
 
+NEGOTIATED_CACHE_SIZE = 1024
+"""How many ``Accept-Language`` values a configuration remembers the match of (browsers
+send a few distinct ones; the cache is emptied when full)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Languages:
     """The configured locales, in the configured order, and the default one."""
 
     available: tuple[Language, ...]
     default: Language
+    _negotiated: dict[str, Language | None] = field(default_factory=dict, compare=False)
 
     def find(self, tag: str) -> Language | None:
         """The configured language of exactly this tag (any case, ``-`` or ``_``)."""
@@ -113,6 +119,14 @@ class Languages:
 
     def negotiate(self, accept_language: str) -> Language | None:
         """The configured language a browser's ``Accept-Language`` prefers, if any."""
+        if accept_language in self._negotiated:
+            return self._negotiated[accept_language]
+        if len(self._negotiated) >= NEGOTIATED_CACHE_SIZE:
+            self._negotiated.clear()
+        found = self._negotiated[accept_language] = self._match(accept_language)
+        return found
+
+    def _match(self, accept_language: str) -> Language | None:
         for tag in preferences(accept_language):
             exact = self.find(tag)
             if exact is not None:
