@@ -68,7 +68,8 @@ from authui.urls import default_redirect, origin_of, safe_url
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
-"""The demo's own catalogues: the credentials form's "Username" in every shipped locale."""
+"""The demo's own catalogues: its credentials form's "Username" and its sign-in page's hint
+in every shipped locale."""
 STATIC = Path(__file__).resolve().parent / "static"
 SECRET_FILE = ROOT / ".authui-dev-secret"
 DATABASE_URL = os.environ.get(

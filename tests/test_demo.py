@@ -65,11 +65,14 @@ async def test_protected_page_sends_to_sign_in_which_names_the_demo_user() -> No
 
 
 @pytest.mark.parametrize(
-    ("accept", "username", "password"),
-    [("ar", "اسم المستخدم", "كلمة المرور"), ("de-DE", "Benutzername", "Passwort")],
+    ("accept", "username", "password", "hint"),
+    [
+        ("ar", "اسم المستخدم", "كلمة المرور", "المستخدم التجريبي:"),
+        ("de-DE", "Benutzername", "Passwort", "Demo-Benutzer:"),
+    ],
 )
 async def test_the_sign_in_page_speaks_the_browsers_language_the_demos_labels_too(
-    accept: str, username: str, password: str
+    accept: str, username: str, password: str, hint: str
 ) -> None:
     """authui's texts from its catalogue, the demo's "Username" from the demo's own."""
     client = await started_client()
@@ -79,6 +82,7 @@ async def test_the_sign_in_page_speaks_the_browsers_language_the_demos_labels_to
     for label in (username, password):
         assert re.search(rf'<label class="authui-label" for="[^"]+">{label}</label>', html)
     assert ">Username<" not in html
+    assert f'id="demo-hint">{hint} <strong>demo</strong>' in html
 
 
 async def test_sign_in_profile_and_sign_out() -> None:
