@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from babel import Locale
 from babel.dates import format_date, format_time, get_datetime_format
+from babel.numbers import format_decimal
 
 Direction = Literal["ltr", "rtl"]
 
@@ -60,9 +61,10 @@ class Language:
 
     def ngettext(self, singular: str, plural: str, n: int, **params: Any) -> str:
         """The form of ``singular``/``plural`` this language uses for ``n``, filled with
-        ``n`` and ``params``."""
+        ``params`` and ``n`` as the language writes a number (``1.000`` in German)."""
         english = singular if n == 1 else plural
-        return _filled(self.catalogue.ngettext(singular, plural, n), english, {"n": n, **params})
+        filling = {"n": format_decimal(n, locale=self.locale), **params}
+        return _filled(self.catalogue.ngettext(singular, plural, n), english, filling)
 
     def datetime(self, value: datetime) -> str:
         """A moment as this language writes it, to the minute, in UTC (``Nov 27, 2026,

@@ -23,6 +23,8 @@ class VerificationEmail:
         url: The sign-in link.
         host: The site's host, as shown in the email.
         expires: When the link stops working.
+        language: The BCP 47 tag of the language it is written in (the request's):
+            SMTP sends it as ``Content-Language``.
     """
 
     to: str
@@ -33,6 +35,7 @@ class VerificationEmail:
     url: str
     host: str
     expires: datetime
+    language: str = "en"
 
 
 class TransportSettings(Protocol):

@@ -20,7 +20,7 @@ def sender_domain(sender: str) -> str:
 
 def build_message(message: VerificationEmail) -> EmailMessage:
     """``From``, ``To``, ``Subject``, ``Date`` (now, UTC), a ``Message-ID`` on the sender's
-    domain, and the text and HTML bodies as alternatives.
+    domain, ``Content-Language``, and the text and HTML bodies as alternatives.
 
     Raises:
         ValueError: A header value holds a line break.
@@ -34,4 +34,5 @@ def build_message(message: VerificationEmail) -> EmailMessage:
     mail["Message-ID"] = make_msgid(domain=sender_domain(message.sender) or "localhost")
     mail.set_content(message.text)
     mail.add_alternative(message.html, subtype="html")
+    mail["Content-Language"] = message.language  # after the bodies, which clear Content-*
     return mail

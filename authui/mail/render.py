@@ -77,6 +77,7 @@ def _render(
         url=letter.url,
         host=host,
         expires=letter.expires,
+        language=current().tag,
     )
 
 

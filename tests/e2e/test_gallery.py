@@ -120,15 +120,15 @@ PHONE_AGENT = (
     "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"
 )
 """The browsers the account holder uses (the sessions page names them)."""
-PINNED_TIME = "2026-01-15 09:30 UTC"
+PINNED_TIME = "Jan 15, 2026, 9:30\u202fAM UTC"
 PIN_TIMES = r"""(pinned) => {
-  const time = /\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/g;
+  const time = /[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\u202f[AP]M UTC/g;
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     node.nodeValue = node.nodeValue.replace(time, pinned);
   }
 }"""
-"""Show every time a page prints (``2026-11-27 09:51 UTC``) as ``PINNED_TIME``."""
+"""Show every time a page prints (``Nov 27, 2026, 9:51 AM UTC``) as ``PINNED_TIME``."""
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 BYTES_PER_PIXEL = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
 """PNG colour type → bytes per pixel at a bit depth of 8."""

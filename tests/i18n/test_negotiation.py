@@ -13,6 +13,7 @@ import pytest
 
 from authui.errors import AuthError
 from authui.i18n import SHIPPED
+from authui.i18n.languages import language_of as configured_language
 from authui.i18n.languages import preferences
 from authui.options import resolve
 from authui.providers.base import Provider
@@ -192,3 +193,21 @@ def test_accept_language_is_read_by_weight_and_bounded() -> None:
     assert preferences("da, en-gb;q=0.8, en;q=0.7") == ["da", "en-gb", "en"]
     assert preferences("en;q=abc, fr") == ["fr"]
     assert len(preferences(",".join(["de"] * 1000))) == 20
+
+
+@pytest.mark.parametrize(
+    ("tag", "n", "expected"),
+    [
+        ("en", 1, "Use at least 1 character."),
+        ("en", 1000, "Use at least 1,000 characters."),
+        ("de", 1000, "1.000"),
+        ("pl", 2, "2 znaki"),
+        ("pl", 5, "5 znaków"),
+    ],
+)
+def test_counts_take_the_languages_plural_form_and_number_format(
+    tag: str, n: int, expected: str
+) -> None:
+    language = configured_language(tag, ())
+    text = language.ngettext("Use at least {n} character.", "Use at least {n} characters.", n)
+    assert expected in text

@@ -42,6 +42,7 @@ async def test_plain_message(start_smtp: StartSmtp) -> None:
     assert mail["Subject"] == "Sign in to localhost:5000"
     assert parsedate_to_datetime(mail["Date"]).utcoffset() is not None
     assert mail["Message-ID"].endswith("@mg.acme.example>")
+    assert mail["Content-Language"] == "en"
     assert mail.get_content_type() == "multipart/alternative"
     text, html = mail.get_body(("plain",)), mail.get_body(("html",))
     assert text is not None
