@@ -29,6 +29,10 @@ QUERY_PARAMETER = "lang"
 MAX_PREFERENCES = 20
 """How many ``Accept-Language`` entries are looked at (a header may list hundreds)."""
 
+MAX_HEADER = 256
+"""How much of an ``Accept-Language`` header is read: browsers send a few dozen characters,
+and only this much of a longer one is kept as a key of the negotiation cache."""
+
 
 class UnknownLocale(ValueError):
     """A configured locale Babel does not know, or that no catalogue translates."""
@@ -119,6 +123,7 @@ class Languages:
 
     def negotiate(self, accept_language: str) -> Language | None:
         """The configured language a browser's ``Accept-Language`` prefers, if any."""
+        accept_language = accept_language[:MAX_HEADER]
         if accept_language in self._negotiated:
             return self._negotiated[accept_language]
         if len(self._negotiated) >= NEGOTIATED_CACHE_SIZE:

@@ -1,6 +1,10 @@
 """The pages' language menu: a link per configured locale to the page being shown, with
 its ``lang`` parameter, so that choosing works without JavaScript and keeps the rest of
-the page's query (its ``callbackUrl``, its ``error``)."""
+the page's query (its ``callbackUrl``, its ``error``).
+
+The links are query-only references (``?callbackUrl=%2F&lang=de``): the browser keeps the
+page's own path, and nothing of a request's path (which an attacker may shape, as in
+``//evil.example/…``) is written into them."""
 
 from __future__ import annotations
 
@@ -19,7 +23,8 @@ class MenuEntry:
     name: str
     """The language's name in itself."""
     url: str
-    """The page being shown, in that language (a path and query, same origin)."""
+    """The page being shown, in that language: a reference to this page with another
+    query."""
     current: bool
 
 
@@ -29,7 +34,7 @@ def language_menu() -> list[MenuEntry]:
     speech = current_speech()
     if speech.page is None or len(speech.choices) < 2:
         return []
-    path, _, query = speech.page.partition("?")
+    query = speech.page.partition("?")[2]
     kept = [
         (name, value)
         for name, value in parse_qsl(query, keep_blank_values=True)
@@ -39,7 +44,7 @@ def language_menu() -> list[MenuEntry]:
         MenuEntry(
             tag=choice.tag,
             name=choice.name,
-            url=f"{path}?{urlencode([*kept, (QUERY_PARAMETER, choice.tag)])}",
+            url="?" + urlencode([*kept, (QUERY_PARAMETER, choice.tag)]),
             current=choice is speech.language,
         )
         for choice in speech.choices

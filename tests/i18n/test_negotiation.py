@@ -11,7 +11,9 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
+from authui import Auth
 from authui.errors import AuthError
+from authui.http import Headers, Request
 from authui.i18n import SHIPPED
 from authui.i18n.languages import language_of as configured_language
 from authui.i18n.languages import preferences
@@ -115,10 +117,23 @@ async def test_the_menu_links_every_locale_to_this_page_keeping_its_query() -> N
     assert [tag for _, tag in links] == ["en", "de", "ar"]
     for href, tag in links:
         parts = urlsplit(href.replace("&amp;", "&"))
-        assert (parts.netloc, parts.path) == ("", "/auth/signin")
+        assert (parts.netloc, parts.path) == ("", "")  # this page, another query
         assert dict(parse_qsl(parts.query)) == {"callbackUrl": "/orders?id=7", "lang": tag}
     assert 'aria-current="true">Deutsch</a>' in page.text
     assert ">العربية</a>" in page.text
+
+
+async def test_the_menu_writes_nothing_of_the_requests_path() -> None:
+    """A path shaped as another site (``//evil.example/…``) gets the error page, whose
+    language links stay on this page: a query only."""
+    url = "http://localhost:3000//evil.example/auth/signin?callbackUrl=/x"
+    request = Request(method="GET", url=url, headers=Headers([("accept", "text/html")]))
+    page = await Auth(request, make_config())
+    assert page.status == 400
+    links = [href for href, _ in MENU_LINK.findall(page.text)]
+    assert len(links) == len(SHIPPED)
+    assert all(href.startswith("?") for href in links)
+    assert "evil" not in "".join(links)
 
 
 async def test_no_menu_with_one_locale_or_on_the_answer_to_a_post() -> None:
