@@ -13,7 +13,7 @@ import pytest
 
 from authui import Auth
 from authui.errors import AuthError
-from authui.http import Headers, Request
+from authui.http import Headers, Request, Response
 from authui.i18n import SHIPPED
 from authui.i18n.languages import language_of as configured_language
 from authui.i18n.languages import preferences
@@ -129,6 +129,7 @@ async def test_the_menu_writes_nothing_of_the_requests_path() -> None:
     url = "http://localhost:3000//evil.example/auth/signin?callbackUrl=/x"
     request = Request(method="GET", url=url, headers=Headers([("accept", "text/html")]))
     page = await Auth(request, make_config())
+    assert isinstance(page, Response)
     assert page.status == 400
     links = [href for href, _ in MENU_LINK.findall(page.text)]
     assert len(links) == len(SHIPPED)
