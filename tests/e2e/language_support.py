@@ -43,9 +43,10 @@ if TYPE_CHECKING:
 
 LOCALES = ("de", "ja", "ar")
 """The languages the tests show: a Latin script, a CJK one and a right-to-left one."""
-RIGHT_TO_LEFT = "ar"
+RIGHT_TO_LEFT = ("ar", "he")
+"""The right-to-left languages whose layout is measured."""
 LEFT_TO_RIGHT = "de"
-"""The left-to-right language an Arabic page is compared with."""
+"""The left-to-right language a right-to-left page is compared with."""
 DEMO_TRANSLATIONS = ROOT / "demo" / "translations"
 """The demo's catalogues (``AuthConfig(translations=...)`` in ``demo/settings.py``)."""
 TOLERANCE = 2.0

@@ -6,8 +6,8 @@
   then kept (a reload without ``?lang`` still speaks it): ``<html lang dir>``, the title,
   the heading, the buttons', labels' and links' names are the catalogue's translations
   (read through ``authui.i18n``, not copied here), and none of authui's English is left.
-- In Arabic the sign-in page is laid out right to left in every shipped pack, on a desktop
-  and a phone: measured in the browser (``language_support.Layout``), and compared with
+- In Arabic and Hebrew the sign-in page is laid out right to left in every shipped pack, on
+  a desktop and a phone: measured in the browser (``language_support.Layout``), and compared with
   the German page (the card, the language menu and its open list are where the German page
   has them, read from the other side).
 - The sign-in email asked for on a page in a language is written in it (subject, plain
@@ -65,7 +65,7 @@ if TYPE_CHECKING:
 
 __all__ = ["axe_source"]  # the fixture, used by name
 
-BROWSER_LOCALES = {"de": "de-DE", "ja": "ja-JP", "ar": "ar-EG"}
+BROWSER_LOCALES = {"de": "de-DE", "ja": "ja-JP", "ar": "ar-EG", "he": "he-IL"}
 """What each browser prefers: a regional tag, which finds the configured language."""
 SIGN_IN_NAMES: tuple[tuple[Any, str, dict[str, str]], ...] = (
     ("heading", "Sign in", {}),
@@ -210,14 +210,15 @@ async def test_the_language_menu_chooses_a_language_that_is_kept(
 # --- right to left ----------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("rtl_tag", RIGHT_TO_LEFT)
 @pytest.mark.parametrize("pack", SHIPPED_PACKS)
-async def test_the_arabic_sign_in_page_is_laid_out_right_to_left(
-    new_demo_context: NewContext, pack: str
+async def test_a_right_to_left_sign_in_page_is_laid_out_mirrored(
+    new_demo_context: NewContext, pack: str, rtl_tag: str
 ) -> None:
-    """Measured on a desktop and a phone (the window narrowed), with the language menu open
-    (its list must fit in the window too)."""
+    """Arabic and Hebrew, measured on a desktop and a phone (the window narrowed), with the
+    language menu open (its list must fit in the window too)."""
     layouts: dict[tuple[str, str], Layout] = {}
-    for tag in (LEFT_TO_RIGHT, RIGHT_TO_LEFT):
+    for tag in (LEFT_TO_RIGHT, rtl_tag):
         page = await demo_page(new_demo_context, locale=BROWSER_LOCALES[tag])
         await choose_theme(page, pack, "light", "/auth/signin")
         await open_menu(page)
@@ -229,7 +230,7 @@ async def test_the_arabic_sign_in_page_is_laid_out_right_to_left(
             layouts[tag, viewport] = layout
 
     for viewport in VIEWPORTS:
-        ltr, rtl = layouts[LEFT_TO_RIGHT, viewport], layouts[RIGHT_TO_LEFT, viewport]
+        ltr, rtl = layouts[LEFT_TO_RIGHT, viewport], layouts[rtl_tag, viewport]
         assert rtl.rtl
         assert not ltr.rtl
         arrows = sideways_arrows(rtl)
