@@ -8,7 +8,7 @@
   asyncmy, ``sqlite://`` → aiosqlite). Results are one line on stdout; errors are one
   line on stderr, with exit status 1.
 - ``authui messages template|update``: the catalogue template of authui's messages, and
-  (in a checkout) the shipped catalogues brought up to the code (``authui.i18n.extraction``).
+  (in a checkout) the shipped catalogues brought up to the code (``authui.messages``).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from authui import messages
 from authui.adapters.from_url import shown_url
-from authui.i18n import extraction
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import URL
@@ -178,16 +178,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _messages_command(command: str) -> int:
     """Run ``authui messages template`` or ``update``."""
     if command == "template":
-        sys.stdout.buffer.write(extraction.template_text(extraction.extract()))
+        sys.stdout.buffer.write(messages.template_text(messages.extract()))
         return 0
-    if not extraction.in_checkout():
+    if not messages.in_checkout():
         print(
             "authui messages update: error: this authui is installed, not a checkout; "
             "the catalogues are updated in authui's repository",
             file=sys.stderr,
         )
         return 1
-    for path in extraction.update():
+    for path in messages.update():
         print(path)
     return 0
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 import base64
 import subprocess
 import sys
+from io import BytesIO
 
 import pytest
+from babel.messages.pofile import read_po
 
+from authui import messages
 from authui.cli import main
 from authui.providers.registry import provider_ids
 
@@ -65,3 +68,18 @@ def test_providers_lists_every_built_in_with_its_environment(
     ]
     github = next(line for line in lines if line.startswith("github "))
     assert github.endswith("AUTH_GITHUB_ID AUTH_GITHUB_SECRET")
+
+
+def test_messages_template_prints_every_message(capfdbinary: pytest.CaptureFixture[bytes]) -> None:
+    assert main(["messages", "template"]) == 0
+    template = read_po(BytesIO(capfdbinary.readouterr().out))
+    assert {"Sign in", "Continue with {name}"} <= {m.id for m in template}
+    assert len(template) > 300
+
+
+def test_messages_update_refuses_outside_a_checkout(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(messages, "in_checkout", lambda: False)
+    assert main(["messages", "update"]) == 1
+    assert "this authui is installed, not a checkout" in capsys.readouterr().err

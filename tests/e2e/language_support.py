@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any
 from babel.messages.pofile import read_po
 
 from authui.i18n import DOMAIN, Language
-from authui.i18n.extraction import TEMPLATE
 from authui.i18n.languages import language_of
+from authui.messages import TEMPLATE
 from tests.e2e.conftest import ROOT
 from tests.i18n.pseudo import html_texts
 from tests.peers.availability import peer_missing

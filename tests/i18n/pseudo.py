@@ -25,7 +25,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
 from authui.i18n.catalogues import DOMAIN, SOURCE_LOCALE, gettext_name
-from authui.i18n.extraction import TEMPLATE, extract
+from authui.messages import TEMPLATE, extract
 from tests.i18n.literal_text import BUTTON_INPUTS, READABLE
 
 OPEN, CLOSE = "⟦", "⟧"

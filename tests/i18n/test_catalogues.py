@@ -15,7 +15,7 @@ from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
 from authui.i18n.catalogues import DOMAIN, SHIPPED, SHIPPED_DIR, SOURCE_LOCALE, gettext_name
-from authui.i18n.extraction import TEMPLATE, extract, template_text
+from authui.messages import TEMPLATE, extract, template_text
 
 TRANSLATED = [tag for tag in SHIPPED if tag != SOURCE_LOCALE]
 
