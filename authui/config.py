@@ -100,13 +100,19 @@ class JWTOptions:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Pages:
-    """Paths of your own pages, replacing the built-in ones (``"/login"``, …)."""
+    """Paths of your own pages, replacing the built-in ones (``"/login"``, …).
+
+    ``new_user`` is where a user goes after the sign-in that created them: authui's welcome
+    page by default (``None``), your page (a path), or ``False`` for none, so that new
+    users go straight to the callback URL as Auth.js sends them when ``pages.newUser`` is
+    not set.
+    """
 
     sign_in: str | None = None
     sign_out: str | None = None
     error: str | None = None
     verify_request: str | None = None
-    new_user: str | None = None
+    new_user: str | Literal[False] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

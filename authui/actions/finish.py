@@ -218,7 +218,7 @@ async def complete_sign_in(
     target = ctx.callback_url
     if enrol:
         target = with_query(ctx.action_url("account", "two-factor"), {"callbackUrl": target})
-    elif is_new_user:
+    elif is_new_user and ctx.options.config.pages.new_user is not False:
         welcome = ctx.options.config.pages.new_user or ctx.action_url("new-user")
         target = with_query(welcome, {"callbackUrl": target})
     return InternalResponse(redirect=target, cookies=cookies)

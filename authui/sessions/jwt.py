@@ -52,11 +52,20 @@ def write_token(ctx: Context, chunks: SessionChunks, value: str, expires: dateti
     return cookies
 
 
-def default_token(user: dict[str, Any]) -> JWT:
+def default_token(user: dict[str, Any], account: dict[str, Any] | None = None) -> JWT:
     """The token made at sign-in: ``name``, ``email``, ``picture`` (the user's ``image``) and
-    ``sub``. A key the user lacks stays out of the token, as JavaScript's ``undefined`` does."""
+    ``sub``. A key the user lacks stays out of the token, as JavaScript's ``undefined`` does.
+
+    Auth.js builds a credentials sign-in's token from what ``authorize`` returned; with an
+    adapter authui reads the stored user instead, so that user's empty fields stay out too
+    (no ``"picture": null`` where Auth.js has no claim)."""
     pairs = (("name", "name"), ("email", "email"), ("picture", "image"))
-    token: JWT = {claim: user[key] for claim, key in pairs if key in user}
+    credentials = account is not None and account.get("type") == "credentials"
+    token: JWT = {
+        claim: user[key]
+        for claim, key in pairs
+        if key in user and not (credentials and user[key] is None)
+    }
     token["sub"] = str(user["id"])
     return token
 
@@ -191,7 +200,7 @@ class JWTSessions:
         now, with ``account``'s type: ``authui.sessions.facts``) and the user's session
         version (``authui.sessions.versions``)."""
         options = ctx.options
-        first = default_token(user)
+        first = default_token(user, account)
         first.update(token_claims(facts or new_sign_in(account)))
         first.update(version_claim(await session_version(ctx, first["sub"])))
         if options.config.jwt.provider_tokens:

@@ -311,6 +311,24 @@ async def test_custom_new_user_page() -> None:
     assert done.header("location") == f"/welcome/new?callbackUrl={WELCOME_QUOTED}"
 
 
+@pytest.mark.parametrize("strategy", ["database", "jwt"])
+async def test_without_a_new_user_page_new_users_go_straight_to_the_callback(
+    strategy: str,
+) -> None:
+    """``Pages(new_user=False)``: as Auth.js without ``pages.newUser``, the sign-in that
+    creates the user ends on the callback URL, signed in; a returning user too."""
+    client, outbox, adapter = setup(strategy)
+    client.config = replace(client.config, pages=Pages(new_user=False))
+    await request_link(client, "ada@example.com")
+    done = await follow(client, outbox.link)
+    assert done.header("location") == WELCOME
+    assert len(adapter.users) == 1
+    session = (await client.get("session")).data()
+    assert session["user"]["email"] == "ada@example.com"
+    await request_link(client, "ada@example.com")
+    assert (await follow(client, outbox.link)).header("location") == WELCOME
+
+
 async def test_a_link_stored_by_auth_js_with_rotated_secrets_still_works() -> None:
     """Auth.js hashes with its secrets joined by commas; authui accepts that form too."""
     adapter = MemoryAdapter()

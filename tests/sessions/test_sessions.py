@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 
 from authui import Callbacks, Credentials, Events, JWTOptions, SessionOptions, jwt
+from authui.adapters import AdapterUser
+from authui.adapters.memory import MemoryAdapter
 from authui.testing import AuthClient
 from tests.conftest import SECRET, USER, make_config
 
@@ -35,6 +37,30 @@ async def test_sign_in_token_holds_default_claims() -> None:
         "sub": "42",
     }
     assert token["exp"] - token["iat"] == 30 * 24 * 3600
+
+
+@pytest.mark.parametrize("stored_image", [None, "https://pictures.example/ada.png"])
+async def test_a_credentials_user_without_a_picture_has_no_picture_claim(
+    stored_image: str | None,
+) -> None:
+    """With an adapter authui reads the stored user; as in Auth.js, whose token comes from
+    what ``authorize`` returned, a field the user lacks is no claim (not ``null``), and
+    the session has no ``image``."""
+    adapter = MemoryAdapter()
+    await adapter.create_user(
+        AdapterUser(id="42", name=USER["name"], email=USER["email"], image=stored_image)
+    )
+    config = make_config(adapter=adapter, session=SessionOptions(strategy="jwt"))
+    client = AuthClient(config)
+    await sign_in(client)
+    token = session_token(client)
+    user = (await client.get("session")).data()["user"]
+    if stored_image is None:
+        assert "picture" not in token
+        assert "image" not in user
+    else:
+        assert (token["picture"], user["image"]) == (stored_image, stored_image)
+    assert (token["sub"], token["name"]) == ("42", USER["name"])
 
 
 async def test_jwt_callback_arguments_on_sign_in() -> None:
