@@ -6,6 +6,7 @@ import importlib.util
 from collections import Counter
 from dataclasses import dataclass, field
 
+from authui.adapters.base import AdapterCalls
 from authui.config import AuthConfig
 from authui.env_names import provider_env_prefix
 from authui.errors import (
@@ -342,11 +343,10 @@ WEBAUTHN_METHODS = (
     "create_authenticator",
     "list_authenticators_by_user_id",
     "update_authenticator_counter",
-    "create_challenge",
-    "use_challenge",
 )
-"""What passkeys need from an adapter (``create_challenge`` and ``use_challenge`` make each
-ceremony's challenge single-use across processes)."""
+"""What passkeys need from an adapter. With ``create_challenge`` and ``use_challenge`` too,
+each ceremony's challenge is single-use in every process; without them, in each process
+(``authui.actions.webauthn.challenges``)."""
 
 OAUTH_USER_METHODS = (
     "get_user_by_account",
@@ -385,6 +385,32 @@ def _adapter_errors(config: AuthConfig) -> list[AuthError]:
         return [MissingAdapter("Database sessions need an adapter")]
     if config.adapter is None or isinstance(config.adapter, str):
         return []
+    errors: list[AuthError] = []
+    for feature, methods in adapter_needs(config).items():
+        missing = [m for m in methods if not callable(getattr(config.adapter, m, None))]
+        if missing:
+            errors.append(
+                MissingAdapterMethods(
+                    f"{feature} need these adapter methods, which are missing: {missing}"
+                )
+            )
+    return errors
+
+
+def unserved_features(config: AuthConfig, adapter: AdapterCalls) -> list[AuthError]:
+    """Once the adapter is prepared: the configured features that need what its data store
+    lacks (the SQL adapter on a database without authui's tables), each with the reason
+    and the command that adds them."""
+    errors: list[AuthError] = []
+    for feature, methods in adapter_needs(config).items():
+        reasons = {why: None for m in methods if (why := adapter.unavailable(m)) is not None}
+        errors.extend(MissingAdapterMethods(f"{feature} cannot work: {why}") for why in reasons)
+    return errors
+
+
+def adapter_needs(config: AuthConfig) -> dict[str, tuple[str, ...]]:
+    """The adapter methods each configured feature cannot do without, by feature."""
+    database = session_strategy(config) == "database"
     needs: dict[str, tuple[str, ...]] = {}
     if database:
         needs["Database sessions"] = DATABASE_SESSION_METHODS
@@ -399,13 +425,4 @@ def _adapter_errors(config: AuthConfig) -> list[AuthError]:
         needs["Password accounts"] = PASSWORD_METHODS
     if any(isinstance(p, WebAuthnProvider) for p in config.providers):
         needs["Passkeys"] = WEBAUTHN_METHODS
-    errors: list[AuthError] = []
-    for feature, methods in needs.items():
-        missing = [m for m in methods if not callable(getattr(config.adapter, m, None))]
-        if missing:
-            errors.append(
-                MissingAdapterMethods(
-                    f"{feature} need these adapter methods, which are missing: {missing}"
-                )
-            )
-    return errors
+    return needs

@@ -124,15 +124,16 @@ def build_parser() -> argparse.ArgumentParser:
     init.add_argument(
         "--id-type",
         choices=("text", "integer"),
-        default="text",
-        help="how users.id is stored: text (authui's uuids, the default) or integer "
-        "(Auth.js's PostgreSQL SERIAL)",
+        default=None,
+        help="how users.id is stored in a new database: text (authui's uuids, the "
+        "default) or integer (Auth.js's PostgreSQL SERIAL); an existing users table "
+        "keeps its own",
     )
     init.add_argument(
         "--adopt",
         action="store_true",
-        help="record existing tables (made by Auth.js or create_all) as version 1, after "
-        "checking their columns",
+        help="adopt the tables an Auth.js app (or create_all) made, after checking their "
+        "columns, and add authui's own: Auth.js's tables are left as they are",
     )
     upgrade = db_commands.add_parser("upgrade", help="apply the pending migrations in order")
     status = db_commands.add_parser("status", help="show the current and the latest version")
@@ -210,7 +211,7 @@ async def _database_command(args: argparse.Namespace) -> str:
         adapter = SQLAlchemyAdapter(
             url,
             naming=naming,
-            id_type=getattr(args, "id_type", "text"),
+            id_type=getattr(args, "id_type", None),
             engine_options=_engine_options(url),
         )
     except Exception as exc:
@@ -242,13 +243,13 @@ async def _run(args: argparse.Namespace, migrator: SchemaMigrator, where: str) -
         return f"upgraded from version {result.before} to {result.after} ({steps}) ({where})"
     result = await migrator.init(adopt=args.adopt)
     if result.adopted:
-        created = f", created {', '.join(result.created_tables)}" if result.created_tables else ""
-        upgrade = (
-            f"; run `authui db upgrade` to reach version {migrator.latest}"
-            if migrator.latest > 1
-            else ""
+        created = f"; created {', '.join(result.created_tables)}" if result.created_tables else ""
+        steps = "; ".join(f"{m.version}: {m.description}" for m in result.applied)
+        return (
+            f"adopted the existing Auth.js tables, leaving them as they are, and brought the "
+            f"schema to version {result.after}{created}{f' ({steps})' if steps else ''} "
+            f"({where})"
         )
-        return f"adopted the existing tables as version 1{created}{upgrade} ({where})"
     if result.changed:
         return f"initialised the authui schema at version {result.after} ({where})"
     status = await migrator.status()

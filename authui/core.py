@@ -43,7 +43,7 @@ from authui.http import (
     Response,
 )
 from authui.i18n import speaking
-from authui.options import Options, resolve
+from authui.options import Options, ready, resolve
 from authui.pages.assets import CACHE_FOREVER, STATIC_PREFIX
 from authui.proxies import public_url
 from authui.sessions import strategy_for
@@ -126,6 +126,7 @@ async def session_of(request: Request, config: AuthConfig) -> tuple[JSONValue, l
     if ctx is None:
         return None, []
     try:
+        await ready(ctx.options)
         return await strategy_for(ctx.options).read(ctx)
     except ServiceUnavailable as outage:
         ctx.options.logger.error(outage)
@@ -151,6 +152,7 @@ async def access_token_of(
     ctx = _app_context(request, resolve(config))
     if ctx is None:
         return None, []
+    await ready(ctx.options)
     return await access_token(ctx, provider_id)
 
 
@@ -162,6 +164,7 @@ async def facts_of(request: Request, config: AuthConfig) -> SignInFacts:
     if ctx is None:
         return UNKNOWN
     try:
+        await ready(ctx.options)
         return await session_facts(ctx)
     except ServiceUnavailable as outage:
         ctx.options.logger.error(outage)
@@ -246,6 +249,7 @@ async def _handle(
     )
     logger.debug("request", {"method": request.method, "action": action, "provider": provider_id})
     try:
+        await ready(options)
         await _init(ctx)
         internal = await dispatch(ctx)
     except Exception as exc:

@@ -29,6 +29,7 @@ WarningCode = Literal[
     "console-email",
     "any-host-trusted",
     "config-rebuilt",
+    "database-tables-missing",
 ]
 
 WARNING_TEXT: dict[str, str] = {
@@ -50,6 +51,12 @@ WARNING_TEXT: dict[str, str] = {
     "emails and redirects are built from whatever Host the client sends, so anyone can have a "
     "sign-in link for your users point at their own server. Set AUTH_URL to the public URL, or "
     "list your hosts in AUTH_TRUSTED_HOSTS.",
+    "database-tables-missing": "The database has Auth.js's tables but lacks some of authui's "
+    "(an Auth.js app made it, say). Until they are added, the limits on sign-in emails and the "
+    "single use of passkey challenges hold in each process alone, and the account center's "
+    "lists, password accounts and two-factor sign-in are off where their tables are missing. "
+    "`authui db status --url URL` names them; `authui db init --adopt --url URL` adds them in "
+    "one step and leaves Auth.js's tables as they are.",
     "config-rebuilt": "The configuration function returns a new AuthConfig for request after "
     "request. Each new object is resolved anew (page renderer, adapter, caches) and starts its "
     "in-process sign-in throttle counts from zero. Return the same object for the same tenant.",

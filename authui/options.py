@@ -17,14 +17,20 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl
 
-from authui.adapters.base import AdapterCalls
+from authui.adapters.base import OPTIONAL_METHODS, AdapterCalls
 from authui.adapters.from_url import adapter_from_url
 from authui.callbacks import default_jwt, default_session, default_sign_in
-from authui.checks import ConfigCheck, host_errors, session_strategy, static_check
+from authui.checks import (
+    ConfigCheck,
+    host_errors,
+    session_strategy,
+    static_check,
+    unserved_features,
+)
 from authui.config import AuthConfig, Theme
 from authui.cookies import CookieTable, cookie_table
 from authui.env import DEFAULT_BASE_PATH, set_env_defaults
-from authui.errors import AuthError, InvalidProvider
+from authui.errors import AuthError, InvalidProvider, ServiceUnavailable
 from authui.hosts import HostRule, host_rules
 from authui.i18n import SHIPPED, Language, Languages
 from authui.i18n.languages import configured_languages, translation_folders
@@ -35,6 +41,7 @@ from authui.pages import PageRenderer
 from authui.pages.packs import UnknownThemePack
 from authui.pending import PendingWrites
 from authui.providers.base import Provider
+from authui.spent import SpentKeys
 from authui.throttle import LocalCounter
 from authui.urls import default_redirect, origin_of
 
@@ -72,6 +79,8 @@ class Options:
     """OpenID discovery documents and key sets fetched for the providers."""
     local_counts: LocalCounter
     """Throttle counts kept in this process (without the adapter's shared counters)."""
+    spent_challenges: SpentKeys
+    """Passkey challenges used in this process (without the adapter's ``use_challenge``)."""
     pending: PendingWrites
     """Writes requests started and did not wait for (a database session's new expiry)."""
 
@@ -229,6 +238,7 @@ def _build(config: AuthConfig) -> Options:
         key_ring=KeyRing(keys, cache_size=DECRYPTED_CACHE_SIZE),
         discovery=DiscoveryCache(),
         local_counts=LocalCounter(),
+        spent_challenges=SpentKeys(),
         pending=PendingWrites(),
     )
 
@@ -266,6 +276,27 @@ def _reporting_all(errors: list[AuthError]) -> AuthError:
     else:
         combined.args = first.args
     return combined
+
+
+async def ready(options: Options) -> None:
+    """Before a request's first use of the adapter: let it learn its data store, once
+    (``AdapterCalls.prepare``), then say what the configuration needs that the store lacks
+    (each feature as an error, with the command that adds its tables) and warn when
+    authui's own tables are missing (``database-tables-missing``). Integrations call it at
+    start-up too, so that this shows before the first request. A store that cannot be
+    reached is left for the calls that need it to report."""
+    adapter = options.adapter
+    if adapter is None or adapter.prepared:
+        return
+    try:
+        if not await adapter.prepare():
+            return
+    except ServiceUnavailable:
+        return  # the calls that need the store report it; the next request tries again
+    for error in unserved_features(options.config, adapter):
+        options.logger.error(error)
+    if any(adapter.unavailable(method) for method in OPTIONAL_METHODS):
+        options.logger.warn("database-tables-missing")
 
 
 async def aclose(config: AuthConfig) -> None:

@@ -301,6 +301,7 @@ class AuthUI:
             url=_plain_url_at_root,
         )
         app.after_request(_apply_cookies)
+        app.before_serving(integration.start)
         app.after_serving(integration.aclose)
         app.context_processor(self._template_context)
         app.add_template_global(sign_in_macro, "SignIn")

@@ -33,6 +33,7 @@ browsers. ``OPTIONAL_METHODS`` names every optional method.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -456,11 +457,37 @@ class AdapterCalls:
         self._logger = logger
         # A FilteredLogger says whether it keeps debug messages: when not, none is built.
         self._debug = bool(getattr(logger, "debug_enabled", True))
+        self.prepared = False
+        self._preparing = asyncio.Lock()
+
+    async def prepare(self) -> bool:
+        """Let the adapter learn its data store before the first call (``prepare()``, for
+        adapters that have one: the SQL adapter finds its tables); ``True`` for the one
+        call that did it. A failure is an outage or an ``AdapterError``, and the next call
+        tries again."""
+        async with self._preparing:
+            if self.prepared:
+                return False
+            prepare = getattr(self._adapter, "prepare", None)
+            if callable(prepare):
+                try:
+                    await prepare()
+                except Exception as exc:
+                    raise adapter_failure(exc, "prepare", ()) from exc
+            self.prepared = True
+        return True
 
     def has(self, method: str) -> bool:
-        """Whether the adapter implements ``method``: ask before calling one of the
-        ``OPTIONAL_METHODS``, which an adapter may lack."""
-        return callable(getattr(self._adapter, method, None))
+        """Whether the adapter implements ``method`` and can serve it (an adapter with an
+        ``unavailable(method)`` may lack what one needs, as the SQL adapter its tables):
+        ask before calling one of the ``OPTIONAL_METHODS``, which an adapter may lack."""
+        return callable(getattr(self._adapter, method, None)) and self.unavailable(method) is None
+
+    def unavailable(self, method: str) -> str | None:
+        """Why the adapter cannot serve ``method`` though it has it (the SQL adapter on a
+        database without that method's table); ``None`` when it can."""
+        why = getattr(self._adapter, "unavailable", None)
+        return why(method) if callable(why) else None
 
     async def call(self, method: str, needed_for: str, *args: Any) -> Any:
         function = getattr(self._adapter, method, None)
@@ -469,6 +496,9 @@ class AdapterCalls:
                 f"The adapter {type(self._adapter).__name__} has no {method}(), "
                 f"which {needed_for} needs"
             )
+        why = self.unavailable(method)
+        if why is not None:
+            raise MissingAdapterMethods(f"{needed_for.capitalize()} needs {method}(), but {why}")
         if self._debug:
             self._logger.debug(f"adapter_{method}", {"args": [type(a).__name__ for a in args]})
         try:

@@ -2,9 +2,11 @@
 
 ``redis://`` and ``rediss://`` URLs give a ``RedisAdapter``; any other URL is handed to
 SQLAlchemy (``sqlite+aiosqlite:///app.db``, ``postgresql+asyncpg://…``,
-``mysql+asyncmy://…``). An embedded SQLite database gets its schema (created, or upgraded
-to the latest version) on first use; for a database server, run ``authui db init`` and
-``authui db upgrade``.
+``mysql+asyncmy://…``). Before its first call, the SQL adapter learns its database
+(``prepare``: its tables, and the type of ``users.id``, so that the ``SERIAL`` ids of
+Auth.js's PostgreSQL schema work as they are). An embedded SQLite database first gets its
+schema (created, or upgraded to the latest version); for a database server, run ``authui
+db init`` (``--adopt`` on a database an Auth.js app made) and ``authui db upgrade``.
 
 A database server gets ``SQLAlchemyAdapter``'s time limits (5 s to connect, 10 s for
 each statement, see ``authui.adapters.sql.store``); a parameter of the same name in the
@@ -44,9 +46,7 @@ def adapter_from_url(url: str) -> object:
     except (ArgumentError, NoSuchModuleError, ImportError) as exc:
         reason = str(exc).replace(url, shown)
         raise ValueError(f"No adapter for the database URL {shown!r}: {reason}") from exc
-    if adapter.engine.dialect.name == "sqlite":
-        return TablesOnFirstUse(adapter)
-    return adapter
+    return ReadyOnFirstUse(adapter, create_tables=adapter.engine.dialect.name == "sqlite")
 
 
 def shown_url(url: str) -> str:
@@ -59,11 +59,13 @@ def shown_url(url: str) -> str:
     return f"{scheme}://{credentials.split(':', 1)[0]}:***@{host}"
 
 
-class TablesOnFirstUse:
-    """Wraps a SQL adapter so that its tables are created before the first call."""
+class ReadyOnFirstUse:
+    """Wraps a SQL adapter so that, before its first call, it learns its database
+    (``prepare``), with ``create_tables`` after creating or upgrading its tables."""
 
-    def __init__(self, adapter: Any):
+    def __init__(self, adapter: Any, *, create_tables: bool):
         self.adapter = adapter
+        self.create_tables = create_tables
         self._ready = False
         self._lock = asyncio.Lock()
 
@@ -83,7 +85,9 @@ class TablesOnFirstUse:
             return
         async with self._lock:
             if not self._ready:
-                await bring_up_to_date(self.adapter)
+                if self.create_tables:
+                    await bring_up_to_date(self.adapter)
+                await self.adapter.prepare()
                 self._ready = True
 
 

@@ -21,7 +21,8 @@ from jinja2 import Environment
 
 from authui.config import AuthConfig
 from authui.env import DEFAULT_BASE_PATH, set_env_defaults
-from authui.options import aclose, resolve
+from authui.errors import AuthError
+from authui.options import aclose, ready, resolve
 
 ConfigSource = AuthConfig | Callable[[Any], AuthConfig | Awaitable[AuthConfig]]
 """A configuration, or a function of the request returning one (sync or async)."""
@@ -101,6 +102,22 @@ class Integration:
             adjusted = dataclasses.replace(config, base_path=self.base_path, theme=theme)
             self._adjusted[config] = adjusted
         return adjusted
+
+    async def start(self) -> None:
+        """At the app's start: let a static configuration's adapter learn its data store
+        (``authui.options.ready``), so that what it lacks is logged before the first
+        request. A failure (the database is down) is logged, and the first request tries
+        again."""
+        static = self.static
+        if static is None:
+            return
+        options = resolve(static)
+        if options.config_errors:
+            return
+        try:
+            await ready(options)
+        except AuthError as error:
+            options.logger.error(error)
 
     async def aclose(self) -> None:
         """Close the adapters authui made from database URLs for this app's

@@ -71,11 +71,13 @@ class AuthApp:
         return CoreResponse.json(500, {"message": message})
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
-        """As the top-level app: nothing to start; at shutdown, close the adapters
-        authui made from database URLs."""
+        """As the top-level app: at start-up, let the adapter learn its data store
+        (``Integration.start``); at shutdown, close the adapters authui made from
+        database URLs."""
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
+                await self.integration.start()
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 await self.integration.aclose()

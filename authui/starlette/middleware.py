@@ -139,10 +139,13 @@ class AuthMiddleware:
         await send_response(send, response)
 
     def _closing(self, send: Send) -> Send:
-        """``send`` for the lifespan: the adapters close before shutdown completes."""
+        """``send`` for the lifespan: the adapter learns its data store before start-up
+        completes (``Integration.start``), and closes before shutdown completes."""
 
         async def closing_send(message: Message) -> None:
-            if message["type"] == "lifespan.shutdown.complete":
+            if message["type"] == "lifespan.startup.complete":
+                await self.integration.start()
+            elif message["type"] == "lifespan.shutdown.complete":
                 await self.integration.aclose()
             await send(message)
 

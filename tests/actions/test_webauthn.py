@@ -29,7 +29,6 @@ from authui.errors import (
     DuplicateConditionalUI,
     ExperimentalFeatureNotEnabled,
     InvalidProvider,
-    MissingAdapterMethods,
     MissingWebAuthnAutocomplete,
 )
 from authui.failures import CONFIG_ERROR_MESSAGE
@@ -417,12 +416,12 @@ class WithoutChallenges(MemoryAdapter):
     use_challenge = None  # type: ignore[assignment]
 
 
-def test_passkeys_need_an_adapter_with_single_use_challenges() -> None:
+async def test_without_the_adapters_challenges_each_process_uses_a_challenge_once() -> None:
+    """An adapter without ``create_challenge`` and ``use_challenge`` (or a database without
+    their table) still serves passkeys; this process refuses an answer sent again."""
     config = passkey_config(adapter=WithoutChallenges())
-    with pytest.raises(MissingAdapterMethods) as raised:
-        validate_config(config)
-    assert "Passkeys need" in str(raised.value)
-    assert "'create_challenge', 'use_challenge'" in str(raised.value)
+    validate_config(config)
+    await replayed_sign_in(config, synced=True)
 
 
 async def test_without_the_webauthn_package_passkeys_stop_the_start(

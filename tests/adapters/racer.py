@@ -35,7 +35,7 @@ from typing import Any
 
 from authui.access_tokens import Refresher
 from authui.adapters.base import AdapterCalls
-from authui.adapters.from_url import TablesOnFirstUse
+from authui.adapters.from_url import ReadyOnFirstUse
 from authui.adapters.redis import RedisAdapter
 from authui.adapters.sqlalchemy import SQLAlchemyAdapter, SQLNaming
 from authui.logger import StandardLogger
@@ -63,7 +63,7 @@ def wait_for_everyone(barrier: Path, me: int, parties: int) -> None:
 
 async def run(adapter: Any, spec: dict[str, Any]) -> Any:
     task = spec["task"]
-    store = TablesOnFirstUse(adapter) if task == "first-use" else adapter
+    store = ReadyOnFirstUse(adapter, create_tables=True) if task == "first-use" else adapter
     try:
         if task == "refresh":
             return await refresh(store, spec)

@@ -11,7 +11,7 @@ import pytest
 
 from authui.adapters.account import UserSession
 from authui.adapters.base import AdapterSession, AdapterUser
-from authui.adapters.from_url import TablesOnFirstUse, adapter_from_url
+from authui.adapters.from_url import ReadyOnFirstUse, adapter_from_url
 from authui.adapters.sql.migrations import LATEST_VERSION, SchemaMigrator
 from authui.adapters.sqlalchemy import SQLAlchemyAdapter
 from authui.options import resolve
@@ -19,10 +19,10 @@ from authui.testing import AuthClient
 from tests.conftest import make_config
 
 
-def embedded(url: str) -> TablesOnFirstUse:
+def embedded(url: str) -> ReadyOnFirstUse:
     """The adapter of an embedded database's URL: its schema is made on first use."""
     adapter = adapter_from_url(url)
-    assert isinstance(adapter, TablesOnFirstUse)
+    assert isinstance(adapter, ReadyOnFirstUse)
     return adapter
 
 
@@ -55,7 +55,7 @@ async def test_an_embedded_database_from_before_rate_limits_is_upgraded_on_first
     async with SQLAlchemyAdapter(url) as adapter:
         await SchemaMigrator(adapter).init(target=2)  # the schema before rate_limits
     wrapped = adapter_from_url(url)
-    assert isinstance(wrapped, TablesOnFirstUse)
+    assert isinstance(wrapped, ReadyOnFirstUse)
     assert [await wrapped.increment_rate_limit("k", 60) for _ in range(2)] == [1, 2]
     status = await SchemaMigrator(wrapped.adapter).status()
     assert (status.version, status.pending) == (LATEST_VERSION, ())
@@ -111,7 +111,7 @@ async def test_an_embedded_database_made_by_create_all_is_adopted_and_upgraded_o
     async with SQLAlchemyAdapter(url) as adapter:
         await adapter.create_all()  # tables, but no recorded version
     wrapped = adapter_from_url(url)
-    assert isinstance(wrapped, TablesOnFirstUse)
+    assert isinstance(wrapped, ReadyOnFirstUse)
     assert await wrapped.get_user("nobody") is None
     status = await SchemaMigrator(wrapped.adapter).status()
     assert (status.version, status.pending) == (LATEST_VERSION, ())

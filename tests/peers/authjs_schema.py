@@ -48,3 +48,16 @@ AUTHJS_POSTGRES_DDL = (
         transports TEXT,
         PRIMARY KEY ("credentialID"))""",
 )
+
+
+# The same schema in MariaDB's words (DATETIME(3) as Prisma keeps JavaScript dates; the
+# database's default collation, as an Auth.js app would have created it).
+AUTHJS_MARIADB_DDL = tuple(
+    ddl.replace('"', "`")
+    .replace("SERIAL", "INT AUTO_INCREMENT")
+    .replace("TIMESTAMPTZ", "DATETIME(3)")
+    .replace("identifier TEXT", "identifier VARCHAR(255)")
+    .replace("token TEXT", "token VARCHAR(255)")
+    .replace("`credentialID` TEXT", "`credentialID` VARCHAR(255)")
+    for ddl in AUTHJS_POSTGRES_DDL
+)

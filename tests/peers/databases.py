@@ -1,5 +1,6 @@
-"""Databases of a test's own on the PostgreSQL server: made with authui's tables, dropped
-with everything in them afterwards."""
+"""Databases of a test's own on the PostgreSQL or MariaDB server: made with authui's
+tables, or with Auth.js's alone as an Auth.js app leaves them, and dropped with everything
+in them afterwards."""
 
 from __future__ import annotations
 
@@ -13,7 +14,16 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from authui.adapters.from_url import bring_up_to_date
 from authui.adapters.sqlalchemy import SQLAlchemyAdapter
+from tests.peers.authjs_schema import AUTHJS_MARIADB_DDL, AUTHJS_POSTGRES_DDL
 from tests.peers.pgadapter_node import run_isolated
+
+AUTHJS_TABLES = {
+    "users": "users",
+    "accounts": "accounts",
+    "sessions": "sessions",
+    "verification_token": "verification_token",
+    "authenticators": "authenticators",
+}
 
 
 async def _autocommit(server_url: str, statement: str) -> None:
@@ -45,3 +55,32 @@ def fresh_postgres_database(server_url: str, prefix: str = "authui_email_") -> I
         yield url
     finally:
         run_isolated(lambda: _autocommit(server_url, f'DROP DATABASE "{name}" WITH (FORCE)'))
+
+
+async def _create_authjs_tables(url: str) -> None:
+    engine = create_async_engine(url)
+    postgres = engine.dialect.name == "postgresql"
+    try:
+        async with engine.begin() as conn:
+            for ddl in AUTHJS_POSTGRES_DDL if postgres else AUTHJS_MARIADB_DDL:
+                await conn.execute(text(ddl.format(**AUTHJS_TABLES)))
+    finally:
+        await engine.dispose()
+
+
+@contextlib.contextmanager
+def authjs_database(server_url: str, prefix: str = "authui_beside_") -> Iterator[str]:
+    """A new database on the PostgreSQL or MariaDB server of ``server_url`` holding
+    Auth.js's five tables as its documented SQL makes them (``SERIAL`` ids) and nothing of
+    authui's; yields its URL, and drops it afterwards."""
+    name = f"{prefix}{uuid.uuid4().hex[:10]}"
+    url = make_url(server_url).set(database=name).render_as_string(hide_password=False)
+    postgres = make_url(server_url).get_backend_name() == "postgresql"
+    quoted = f'"{name}"' if postgres else f"`{name}`"
+    run_isolated(lambda: _autocommit(server_url, f"CREATE DATABASE {quoted}"))
+    try:
+        run_isolated(lambda: _create_authjs_tables(url))
+        yield url
+    finally:
+        force = " WITH (FORCE)" if postgres else ""
+        run_isolated(lambda: _autocommit(server_url, f"DROP DATABASE {quoted}{force}"))

@@ -6,6 +6,11 @@ seals it, with what the ceremony needs to remember, into the browser's challenge
 verifies at most once, in every process of the app, even when an answer is sent again with
 the very cookies it first came with. The cookie still matters: it ties the ceremony to the
 browser that asked for it.
+
+An adapter without ``create_challenge`` and ``use_challenge`` (or a database without their
+table) gets single-use challenges in each process (``authui.spent``): the cookie carries
+the challenge's expiry, and the process that takes the answer remembers the challenge as
+used until then.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import math
+from datetime import UTC, datetime
 from typing import Any
 
 from authui.adapters.base import AdapterCalls, Challenge
@@ -51,8 +57,13 @@ async def issue(
     record = Challenge(
         key=challenge_key(provider, challenge), expires=in_seconds(challenge_lifetime(provider))
     )
-    await adapter.call("create_challenge", NEEDED_FOR, record)
-    value = {**ceremony, "challenge": _b64url(challenge)}
+    if adapter.has("create_challenge"):
+        await adapter.call("create_challenge", NEEDED_FOR, record)
+    value = {
+        **ceremony,
+        "challenge": _b64url(challenge),
+        "expires": int(record.expires.timestamp()),
+    }
     return seal(ctx, ctx.cookies.webauthn_challenge, provider.id, value)
 
 
@@ -75,9 +86,11 @@ async def spend(
         challenge = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
     except ValueError as exc:
         raise WebAuthnVerificationError("The passkey challenge cookie is unreadable") from exc
-    record: Challenge | None = await adapter.call(
-        "use_challenge", NEEDED_FOR, challenge_key(provider, challenge)
-    )
+    key = challenge_key(provider, challenge)
+    if adapter.has("use_challenge"):
+        record: Challenge | None = await adapter.call("use_challenge", NEEDED_FOR, key)
+    else:
+        record = _spent_here(ctx, key, sealed.get("expires"))
     if record is None:
         raise WebAuthnVerificationError(
             "The passkey challenge was used already: this answer, or another one to the "
@@ -89,6 +102,15 @@ async def spend(
             f"{challenge_lifetime(provider)} seconds)"
         )
     return challenge, sealed
+
+
+def _spent_here(ctx: Context, key: str, expires: object) -> Challenge | None:
+    """``use_challenge`` in this process: the challenge, unless this process saw it used."""
+    if isinstance(expires, bool) or not isinstance(expires, int):
+        raise WebAuthnVerificationError("The passkey challenge cookie holds no expiry")
+    if not ctx.options.spent_challenges.spend(key, float(expires)):
+        return None
+    return Challenge(key=key, expires=datetime.fromtimestamp(expires, UTC))
 
 
 def _unseal(ctx: Context, provider: WebAuthnProvider) -> dict[str, Any]:

@@ -120,7 +120,7 @@ class SQLAccountCenter(SQLStore):
             return 0
         deleted: list[int] = []
         async with self._transaction() as conn:
-            for table in (self.tables.sessions, self.tables.session_details):
+            for table in self._present(self.tables.sessions, self.tables.session_details):
                 where = table.c.user_id == key
                 if except_token is not None:
                     where = where & (table.c.session_token != except_token)
@@ -205,7 +205,8 @@ class SQLAccountCenter(SQLStore):
         async with self._transaction() as conn:
             where = authenticators.c.credential_id == credential_id
             row = await delete_returning(conn, authenticators, where)
-            await conn.execute(delete(passkeys).where(passkeys.c.credential_id == credential_id))
+            for kept in self._present(passkeys):
+                await conn.execute(delete(kept).where(kept.c.credential_id == credential_id))
         return authenticator_from(authenticators, row) if row else None
 
     # -- security events -----------------------------------------------------------------

@@ -48,11 +48,14 @@ class SQLAlchemyAdapter(SQLAccountCenter, SQLFactors, SQLExtensions):
             ``mysql+asyncmy://…``), or an ``AsyncEngine`` the application already has
             (the adapter then shares its pool and never disposes of it).
         naming: Table names, column names and schema; Auth.js's by default.
-        id_type: ``"text"`` (the default) stores user ids as given: authui makes uuids,
-            and Auth.js setups with string ids (Prisma, Drizzle, Kysely) read the same.
-            ``"integer"`` is Auth.js's PostgreSQL schema, ``users.id SERIAL``: the
-            database numbers new users, ``create_user`` returns the user with that id (as a
-            string), and an id that is not a number finds nothing.
+        id_type: How ``users.id`` holds ids. ``None`` (the default): as the database's
+            ``users`` table has them, learned by ``prepare()`` (which authui calls before
+            its first call), and text on a database without one. ``"text"`` stores user
+            ids as given: authui makes uuids, and Auth.js setups with string ids (Prisma,
+            Drizzle, Kysely) read the same. ``"integer"`` is Auth.js's PostgreSQL
+            schema, ``users.id SERIAL``: the database numbers new users, ``create_user``
+            returns the user with that id (as a string), and an id that is not a number
+            finds nothing.
         engine_options: Keyword arguments for ``create_async_engine`` when the adapter
             creates the engine; they override its defaults: ``DEFAULT_POOL_OPTIONS``,
             ``hide_parameters=True`` (bound values such as session tokens stay out of
@@ -71,6 +74,11 @@ class SQLAlchemyAdapter(SQLAccountCenter, SQLFactors, SQLExtensions):
     ``use_challenge`` and ``unlink_account`` use ``DELETE … RETURNING`` where the database
     has it and a ``DELETE`` whose row count decides elsewhere, so a token is handed out
     once.
+
+    On a database an Auth.js app made, with Auth.js's tables alone, every Auth.js
+    method works; those of authui's extensions whose tables are missing are
+    ``unavailable`` (``prepare`` finds which), and authui does without them or says at
+    start-up what is missing and the one command that adds it.
 
     authui's extensions keep tables of their own, which ``create_all`` makes and
     ``authui db upgrade`` adds to an older database: ``increment_rate_limit`` and
@@ -206,7 +214,7 @@ class SQLAlchemyAdapter(SQLAccountCenter, SQLFactors, SQLExtensions):
             row = await delete_returning(conn, t.users, t.users.c.id == key)
             kept = t.session_versions
             dependents = (t.sessions, t.accounts, t.authenticators, *t.account_center, *t.factors)
-            for table in dependents:
+            for table in self._present(*dependents):
                 if table is kept:
                     continue
                 await conn.execute(delete(table).where(table.c.user_id == key))
@@ -321,7 +329,8 @@ class SQLAlchemyAdapter(SQLAccountCenter, SQLFactors, SQLExtensions):
         async with self._transaction() as conn:
             where = sessions.c.session_token == session_token
             row = await delete_returning(conn, sessions, where)
-            await conn.execute(delete(details).where(details.c.session_token == session_token))
+            for kept in self._present(details):
+                await conn.execute(delete(kept).where(kept.c.session_token == session_token))
         return session_from(sessions, row) if row else None
 
     # -- verification tokens -------------------------------------------------------------

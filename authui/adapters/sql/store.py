@@ -19,6 +19,7 @@ from sqlalchemy.pool import NullPool, SingletonThreadPool, StaticPool
 
 from authui.adapters.base import ClosedOnExit
 from authui.adapters.sql.naming import SQLNaming
+from authui.adapters.sql.presence import Survey, survey
 from authui.adapters.sql.schema import IdType, Tables, build_tables
 from authui.adapters.sql.schema_lock import schema_transaction
 from authui.adapters.sql.session_reads import Row as SessionRow
@@ -114,11 +115,11 @@ class SQLStore(ClosedOnExit):
         database: str | URL | AsyncEngine,
         *,
         naming: SQLNaming | None = None,
-        id_type: IdType = "text",
+        id_type: IdType | None = None,
         engine_options: Mapping[str, Any] | None = None,
     ) -> None:
-        if id_type not in ("text", "integer"):
-            raise ValueError(f"id_type must be 'text' or 'integer', not {id_type!r}")
+        if id_type not in ("text", "integer", None):
+            raise ValueError(f"id_type must be 'text', 'integer' or None, not {id_type!r}")
         # Schema changes run on an engine without the statement limit, made when needed.
         self._unlimited: tuple[URL, dict[str, Any]] | None = None
         self._schema_engine: AsyncEngine | None = None
@@ -144,8 +145,11 @@ class SQLStore(ClosedOnExit):
             self.engine if sqlite else self.engine.execution_options(isolation_level="AUTOCOMMIT")
         )
         self.naming = naming or SQLNaming()
-        self.id_type: IdType = id_type
-        self.tables: Tables = build_tables(self.naming, id_type)
+        self._given_id_type = id_type
+        self.id_type: IdType = id_type or "text"
+        self.tables: Tables = build_tables(self.naming, self.id_type)
+        self.survey: Survey | None = None  # what prepare() found
+        self._preparing = asyncio.Lock()
         # A pool of one shared connection (SQLite in memory) can't hold two transactions.
         single = isinstance(self.engine.pool, StaticPool | SingletonThreadPool)
         self._serial: asyncio.Lock | None = asyncio.Lock() if single else None
@@ -153,6 +157,60 @@ class SQLStore(ClosedOnExit):
         self._session_read: SessionRead | None = None  # made at the first session check
 
     # -- lifecycle -----------------------------------------------------------------------
+
+    async def prepare(self) -> Survey:
+        """Learn the database, once: which of the adapter's tables it has, and, with
+        ``id_type=None``, how ``users.id`` holds ids (an empty database gets text ids).
+        authui calls it before its first call; methods needing a table the database lacks
+        are then ``unavailable``, as if the adapter had none.
+
+        Raises:
+            ValueError: The given ``id_type`` is not how ``users.id`` holds ids.
+        """
+        if self.survey is not None:
+            return self.survey
+        async with self._preparing:
+            if self.survey is None:
+                async with self._serially(), self.engine.connect() as conn:
+                    found = await conn.run_sync(survey, self.tables)
+                built = self._session_read
+                self._learn(found)
+                if built is not None and self._session_read is None:
+                    await built.aclose()
+                self.survey = found
+        return self.survey
+
+    def _learn(self, found: Survey) -> None:
+        if found.id_type is None or found.id_type == self.id_type:
+            return
+        if self._given_id_type is not None:
+            raise ValueError(
+                f"{self.tables.users.name}.id holds {found.id_type} ids, but the adapter's "
+                f"id_type is {self._given_id_type!r}: leave id_type out to follow the "
+                "database"
+            )
+        self.id_type = found.id_type
+        self.tables = build_tables(self.naming, found.id_type)
+        self._session_read = None  # its statement was built from the tables
+
+    def unavailable(self, method: str) -> str | None:
+        """Why ``method`` cannot run on this database (tables it lacks, and the command
+        that adds them); ``None`` when it can, or before ``prepare``."""
+        missing = self.survey.lacks(method) if self.survey is not None else ()
+        if not missing:
+            return None
+        names = ", ".join(getattr(self.tables, name).name for name in missing)
+        shown = self.engine.url.render_as_string(hide_password=True)
+        return (
+            f"the database lacks the table(s) {names}: `authui db init --adopt --url "
+            f"{shown}` adds authui's tables and leaves Auth.js's as they are"
+        )
+
+    def _present(self, *tables: Table) -> list[Table]:
+        """Those of ``tables`` the database has (all of them before ``prepare``)."""
+        absent = self.survey.absent if self.survey is not None else frozenset()
+        names = {getattr(self.tables, field).name for field in absent}
+        return [table for table in tables if table.name not in names]
 
     async def create_all(self) -> None:
         """Create the tables and indexes that don't exist yet (the schema must exist).
@@ -198,11 +256,14 @@ class SQLStore(ClosedOnExit):
         migrations. Its statements have no time limit (``STATEMENT_TIMEOUT`` is for the
         adapter's calls): it may wait for another process's schema change, or build an
         index on a large table."""
-        async with (
-            self._serially(),
-            schema_transaction(self._engine_for_schema(), self.naming.schema) as conn,
-        ):
-            yield conn
+        try:
+            async with (
+                self._serially(),
+                schema_transaction(self._engine_for_schema(), self.naming.schema) as conn,
+            ):
+                yield conn
+        finally:
+            self.survey = None  # the tables may have changed: prepare() looks again
 
     def _engine_for_schema(self) -> AsyncEngine:
         if self._unlimited is None:

@@ -22,13 +22,17 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from authui.adapters.sql.adapter import SQLAlchemyAdapter
-from authui.adapters.sql.migrations.adoption import check_adoptable, users_id_type
+from authui.adapters.sql.migrations.adoption import check_adoptable
 from authui.adapters.sql.migrations.reports import MigrationError, MigrationResult, SchemaStatus
 from authui.adapters.sql.migrations.versions import MIGRATIONS, Migration
-from authui.adapters.sql.schema import Tables, UTCDateTime, build_tables
+from authui.adapters.sql.schema import Tables, UTCDateTime
 
 #: The default name of the table holding the applied versions.
 DEFAULT_VERSION_TABLE = "authui_schema"
+
+#: The version adopted tables are recorded at: the Auth.js tables (1) and, left out so that
+#: adopting changes nothing in them, the indexes on their ``expires`` (2).
+ADOPTED_VERSION = 2
 
 
 class SchemaMigrator:
@@ -75,8 +79,11 @@ class SchemaMigrator:
         Args:
             adopt: When the tables exist but no version is recorded (an Auth.js app or
                 ``create_all`` made them), check that they have every column the
-                adapter uses and record them as version 1, creating ``authenticators``
-                if it is missing. Then ``upgrade`` brings them to the latest version.
+                adapter uses, record them as versions 1 and 2 (creating
+                ``authenticators`` if it is missing), then apply the later versions,
+                which add authui's own tables: one step, and Auth.js's tables stay as
+                they are (version 2's indexes on their ``expires`` are left out, so
+                that their own migration tool finds no change it did not make).
             target: Stop at this version (tests, staged rollouts).
 
         Raises:
@@ -87,24 +94,29 @@ class SchemaMigrator:
         status = await self.status()
         if status.initialised:
             return MigrationResult(status.version, status.version)
+        await self._learn_id_type()
         async with self._locked_transaction() as conn:
             status = await conn.run_sync(self._status)  # again: another process may be first
             if status.initialised:
                 return MigrationResult(status.version, status.version)
+            if status.tables and not adopt:
+                raise MigrationError(
+                    f"the database already has authui tables ({', '.join(status.tables)})"
+                    " but no recorded version; if an Auth.js app (or create_all) made "
+                    "them, run `authui db init --adopt` to adopt them"
+                )
             if status.tables:
-                if not adopt:
-                    raise MigrationError(
-                        f"the database already has authui tables ({', '.join(status.tables)})"
-                        " but no recorded version; if an Auth.js app (or create_all) made "
-                        "them, run `authui db init --adopt` to adopt them as version 1"
-                    )
-                created = await self._adopt(conn)
-                return MigrationResult(0, 1, adopted=True, created_tables=created)
-            first = self.migrations[0]
-            await conn.run_sync(self.version_table.create, checkfirst=True)
-            await self._apply(conn, first, self.adapter.tables)
-        later = await self._run_from(first.version, goal, self.adapter.tables)
-        return MigrationResult(0, goal, (first, *later.applied))
+                created, version = await self._adopt(conn, goal)
+                done: tuple[Migration, ...] = ()
+            else:
+                first = self.migrations[0]
+                await conn.run_sync(self.version_table.create, checkfirst=True)
+                await self._apply(conn, first, self.adapter.tables)
+                created, version, done = (), first.version, (first,)
+        later = await self._run_from(version, goal, self.adapter.tables)
+        return MigrationResult(
+            0, goal, (*done, *later.applied), adopted=not done, created_tables=created
+        )
 
     async def upgrade(self, *, target: int | None = None) -> MigrationResult:
         """Apply the pending steps in order, each in its own transaction.
@@ -127,16 +139,26 @@ class SchemaMigrator:
                 f"the database is at version {status.version}; downgrading to {goal} is not "
                 "supported"
             )
-        async with self.adapter.engine.connect() as conn:
-            id_type = await conn.run_sync(lambda sync: users_id_type(inspect(sync), self._tables))
-        tables = build_tables(self.adapter.naming, id_type or self.adapter.id_type)
-        return await self._run_from(status.version, goal, tables)
+        await self._learn_id_type()
+        return await self._run_from(status.version, goal, self.adapter.tables)
 
     # -- internals -----------------------------------------------------------------------
 
     @property
     def _tables(self) -> Tables:
         return self.adapter.tables
+
+    async def _learn_id_type(self) -> None:
+        """Let the adapter learn how ``users.id`` holds ids (its ``prepare``), so that
+        authui's tables get ``user_id`` columns of that type.
+
+        Raises:
+            MigrationError: The adapter was given another id type.
+        """
+        try:
+            await self.adapter.prepare()
+        except ValueError as exc:
+            raise MigrationError(str(exc)) from exc
 
     def _target(self, target: int | None) -> int:
         if target is None:
@@ -203,9 +225,11 @@ class SchemaMigrator:
             )
         )
 
-    async def _adopt(self, conn: AsyncConnection) -> tuple[str, ...]:
+    async def _adopt(self, conn: AsyncConnection, goal: int) -> tuple[tuple[str, ...], int]:
         """In a locked transaction: check the unversioned tables (``check_adoptable``),
-        create the optional ones missing and record version 1; the tables created."""
+        create the optional ones missing and record versions 1 and 2 (up to ``goal``),
+        which change nothing in Auth.js's tables; the tables created and the version
+        recorded."""
         missing = await conn.run_sync(  # before any change
             check_adoptable,
             self._tables,
@@ -215,5 +239,8 @@ class SchemaMigrator:
         await conn.run_sync(self.version_table.create, checkfirst=True)
         for table in missing:
             await conn.run_sync(table.create)
-        await self._record(conn, 1, "adopted existing Auth.js tables")
-        return tuple(table.name for table in missing)
+        adopted = min(goal, ADOPTED_VERSION)
+        for version in range(1, adopted + 1):
+            description = self.migrations[version - 1].description
+            await self._record(conn, version, f"adopted existing Auth.js tables: {description}")
+        return tuple(table.name for table in missing), adopted
