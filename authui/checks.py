@@ -23,7 +23,7 @@ from authui.errors import (
     MissingWebAuthnAutocomplete,
     UntrustedHost,
 )
-from authui.factor_checks import PASSWORD_METHODS, mfa_errors, password_errors
+from authui.factor_checks import MFA_METHODS, PASSWORD_METHODS, mfa_errors, password_errors
 from authui.hosts import host_rules
 from authui.http import Request
 from authui.logger import WarningCode
@@ -401,8 +401,13 @@ def unserved_features(config: AuthConfig, adapter: AdapterCalls) -> list[AuthErr
     """Once the adapter is prepared: the configured features that need what its data store
     lacks (the SQL adapter on a database without authui's tables), each with the reason
     and the command that adds them."""
+    needs = adapter_needs(config)
+    if config.mfa.enabled and config.mfa.policy is not None:
+        # Without a policy only enrolled users are asked, and a store without the
+        # enrolments has none; a policy may ask anyone, so it needs them.
+        needs["A two-step verification policy"] = MFA_METHODS
     errors: list[AuthError] = []
-    for feature, methods in adapter_needs(config).items():
+    for feature, methods in needs.items():
         reasons = {why: None for m in methods if (why := adapter.unavailable(m)) is not None}
         errors.extend(MissingAdapterMethods(f"{feature} cannot work: {why}") for why in reasons)
     return errors

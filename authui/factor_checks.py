@@ -26,6 +26,9 @@ PASSWORD_METHODS = (
 
 MFA_PACKAGES = ("pyotp", "segno")
 
+MFA_METHODS = ("get_mfa", "save_mfa", "use_totp_step")
+"""What two-step verification needs from an adapter: the enrolments, each TOTP code once."""
+
 
 @cache
 def installed(*packages: str) -> bool:

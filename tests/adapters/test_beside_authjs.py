@@ -10,6 +10,7 @@ Auth.js's tables as they are. On PostgreSQL and MariaDB, and on PostgreSQL besid
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
@@ -26,7 +27,7 @@ import pytest
 from sqlalchemy import inspect, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from authui import AuthConfig, Experimental, SessionOptions
+from authui import AuthConfig, Experimental, MfaOptions, SessionOptions
 from authui.adapters.from_url import adapter_from_url
 from authui.adapters.sql.migrations import LATEST_VERSION, SchemaMigrator
 from authui.adapters.sqlalchemy import SQLAlchemyAdapter
@@ -307,3 +308,28 @@ def test_the_demo_starts_on_a_database_auth_js_made(postgres_url: str) -> None:
     assert "[auth][warn][database-tables-missing]" in ran.stderr
     assert "Password accounts cannot work" in ran.stderr
     assert "authui db init --adopt --url" in ran.stderr
+
+
+async def test_a_two_step_policy_fails_closed_without_its_tables(
+    database: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A policy that asks everyone for a second factor cannot be met without the
+    enrolments' table: the start-up says so, and a sign-in is refused, not let through
+    with one step."""
+
+    def everyone(**_: Any) -> bool:
+        return True
+
+    outbox = Outbox()
+    config = dataclasses.replace(email_config(database, outbox), mfa=MfaOptions(policy=everyone))
+    client = AuthClient(config, origin=APP)
+    try:
+        await ready(resolve(config))
+        [logged] = errors(caplog)
+        assert "A two-step verification policy cannot work" in logged
+        assert "authui_mfa" in logged
+        done = await sign_in_by_email(client, outbox, "ada@example.com")
+        assert "error=Configuration" in str(done.header("location"))
+        assert (await client.get("session")).data() is None
+    finally:
+        await resolve(config).config.adapter.close()

@@ -10,7 +10,8 @@ from authui.actions.mfa.trust import trusted
 from authui.adapters.factors import MfaEnrolment
 from authui.callbacks import invoke
 from authui.context import Context
-from authui.factor_checks import MFA_PACKAGES, installed
+from authui.errors import MissingAdapterMethods
+from authui.factor_checks import MFA_METHODS, MFA_PACKAGES, installed
 from authui.sessions.facts import MULTI_FACTOR, SignInFacts, new_sign_in
 
 NEEDED_FOR = "multi-factor authentication"
@@ -49,8 +50,27 @@ def available(ctx: Context) -> bool:
         ctx.options.config.mfa.enabled
         and installed(*MFA_PACKAGES)
         and adapter is not None
-        and all(adapter.has(m) for m in ("get_mfa", "save_mfa", "use_totp_step"))
+        and all(adapter.has(m) for m in MFA_METHODS)
     )
+
+
+def _refuse_unserved(ctx: Context) -> None:
+    """A policy may ask for a second factor, and the adapter has their methods but its
+    data store lacks their tables (a database an Auth.js app made): a sign-in must not
+    pass unasked, so it fails as a configuration error, naming the command that adds the
+    tables. (Without a policy only enrolled users are asked, and such a store has none.)
+
+    Raises:
+        MissingAdapterMethods: So it is.
+    """
+    adapter = ctx.options.adapter
+    mfa = ctx.options.config.mfa
+    if not mfa.enabled or mfa.policy is None or adapter is None:
+        return
+    for method in MFA_METHODS:
+        why = adapter.unavailable(method)
+        if why is not None:
+            raise MissingAdapterMethods(f"Two-step verification needs {method}(), but {why}")
 
 
 async def enrolment(ctx: Context, user_id: str) -> MfaEnrolment | None:
@@ -81,6 +101,7 @@ async def second_factor(
     factor up meanwhile, and must not get around it."""
     del is_new  # never a reason to skip the check
     if not available(ctx):
+        _refuse_unserved(ctx)
         return NOT_ASKED
     user_id = str(user.get("id"))
     enrolled = await enrolment(ctx, user_id) is not None
