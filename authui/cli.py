@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from authui import messages
-from authui.adapters.from_url import shown_url
+from authui.adapters.from_url import ASYNC_DRIVERS, shown_url
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import URL
@@ -34,13 +34,6 @@ if TYPE_CHECKING:
 #: Where ``authui db`` finds the database URL when ``--url`` is not given.
 DATABASE_URL_ENV = "AUTH_DATABASE_URL"
 
-_ASYNC_DRIVERS = {
-    "postgres": "postgresql+asyncpg",
-    "postgresql": "postgresql+asyncpg",
-    "mysql": "mysql+asyncmy",
-    "mariadb": "mariadb+asyncmy",
-    "sqlite": "sqlite+aiosqlite",
-}
 _EXTRAS = {"asyncpg": "postgresql", "asyncmy": "mysql", "aiosqlite": "sqlalchemy"}
 _CONNECT_TIMEOUT = 10  # seconds; the drivers' own defaults are up to a minute
 _TIMEOUT_ARGUMENT = {"asyncpg": "timeout", "asyncmy": "connect_timeout"}
@@ -268,8 +261,8 @@ def _database_url(given: str | None) -> URL:
         url = make_url(raw)
     except (ArgumentError, ValueError) as exc:
         raise CommandError(f"not a database URL: {shown_url(raw)!r} ({exc})") from exc
-    if url.drivername in _ASYNC_DRIVERS:
-        url = url.set(drivername=_ASYNC_DRIVERS[url.drivername])
+    if url.drivername in ASYNC_DRIVERS:
+        url = url.set(drivername=ASYNC_DRIVERS[url.drivername])
     _check_sqlite_directory(url)
     return url
 

@@ -2,7 +2,8 @@
 
 ``redis://`` and ``rediss://`` URLs give a ``RedisAdapter``; any other URL is handed to
 SQLAlchemy (``sqlite+aiosqlite:///app.db``, ``postgresql+asyncpg://…``,
-``mysql+asyncmy://…``). Before its first call, the SQL adapter learns its database
+``mysql+asyncmy://…``; a plain ``postgres://``, ``postgresql://``, ``mysql://`` or
+``sqlite://`` gets the async driver). Before its first call, the SQL adapter learns its database
 (``prepare``: its tables, and the type of ``users.id``, so that the ``SERIAL`` ids of
 Auth.js's PostgreSQL schema work as they are). An embedded SQLite database first gets its
 schema (created, or upgraded to the latest version); for a database server, run ``authui
@@ -20,6 +21,24 @@ import inspect
 from typing import Any
 
 LIFECYCLE = frozenset({"create_all", "drop_all", "close"})
+
+#: The async driver each plain scheme gets: ``postgres://`` and ``postgresql://`` (the
+#: form node's ``pg`` and Auth.js apps use) become asyncpg, ``mysql://`` and
+#: ``mariadb://`` asyncmy, ``sqlite://`` aiosqlite.
+ASYNC_DRIVERS = {
+    "postgres": "postgresql+asyncpg",
+    "postgresql": "postgresql+asyncpg",
+    "mysql": "mysql+asyncmy",
+    "mariadb": "mariadb+asyncmy",
+    "sqlite": "sqlite+aiosqlite",
+}
+
+
+def with_async_driver(url: str) -> str:
+    """``url`` with the async driver of its scheme (``ASYNC_DRIVERS``) when it names
+    none."""
+    scheme, sep, rest = url.partition("://")
+    return f"{ASYNC_DRIVERS[scheme]}://{rest}" if sep and scheme in ASYNC_DRIVERS else url
 
 
 def adapter_from_url(url: str) -> object:
@@ -42,7 +61,7 @@ def adapter_from_url(url: str) -> object:
     from authui.adapters.sqlalchemy import SQLAlchemyAdapter
 
     try:
-        adapter = SQLAlchemyAdapter(url)
+        adapter = SQLAlchemyAdapter(with_async_driver(url))
     except (ArgumentError, NoSuchModuleError, ImportError) as exc:
         reason = str(exc).replace(url, shown)
         raise ValueError(f"No adapter for the database URL {shown!r}: {reason}") from exc

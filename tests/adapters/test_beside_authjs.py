@@ -288,7 +288,8 @@ def test_the_demo_starts_on_a_database_auth_js_made(postgres_url: str) -> None:
         env |= {
             "AUTH_URL": "http://127.0.0.1:5077",
             "AUTH_SECRET": secrets.token_urlsafe(32),
-            "AUTH_DATABASE_URL": url,
+            # as an Auth.js app's environment has it: no SQLAlchemy driver named
+            "AUTH_DATABASE_URL": url.replace("postgresql+asyncpg://", "postgres://"),
         }
         ran = subprocess.run(
             [sys.executable, "-c", DEMO],

@@ -160,3 +160,22 @@ async def test_a_redis_url_without_redis_py_names_the_extra(
     client = AuthClient(make_config(adapter="redis://cache.example:6379/0"))
     assert (await client.get("session")).status == 500  # a configuration error, not a crash
     assert "authui[redis]" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("given", "driver"),
+    [
+        ("postgres://app@db.internal/app", "postgresql+asyncpg"),
+        ("postgresql://app@db.internal/app", "postgresql+asyncpg"),
+        ("mysql://app@db.internal/app", "mysql+asyncmy"),
+        ("mariadb://app@db.internal/app", "mariadb+asyncmy"),
+        ("postgresql+asyncpg://app@db.internal/app", "postgresql+asyncpg"),
+    ],
+)
+async def test_a_plain_url_gets_the_async_driver(given: str, driver: str) -> None:
+    """The URL an Auth.js app's environment holds (``postgres://…``, as node's ``pg``
+    takes it) works as it is."""
+    wrapped = adapter_from_url(given)
+    assert isinstance(wrapped, ReadyOnFirstUse)
+    assert wrapped.adapter.engine.url.drivername == driver
+    await wrapped.close()
