@@ -22,6 +22,7 @@ from authui.config import raw as raw
 from authui.config import skip_csrf_check as skip_csrf_check
 from authui.cookies import CookieOverride as CookieOverride
 from authui.core import Auth as Auth
+from authui.core import prepare as prepare
 from authui.dates import is_date as is_date
 from authui.env import set_env_defaults as set_env_defaults
 from authui.errors import AuthError as AuthError
@@ -80,6 +81,7 @@ __all__ = [
     "create_action_url",
     "is_auth_action",
     "is_date",
+    "prepare",
     "raw",
     "set_env_defaults",
     "skip_csrf_check",

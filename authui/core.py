@@ -113,6 +113,26 @@ async def Auth(
     return to_response(internal, return_redirect=return_redirect)
 
 
+async def prepare(config: AuthConfig) -> None:
+    """Ready ``config``'s adapter now rather than at the first request: it learns its data
+    store (the SQL adapter: its tables and the type of ``users.id``), and what the
+    configuration needs that the store lacks is logged at once, each feature with the
+    command that adds its tables (``authui.options.ready``).
+
+    The integrations call it at start-up for a static configuration. An app whose
+    configurations are made per request (a configuration function) calls it at its own
+    start-up for the ones it knows. A broken configuration is left to its requests to
+    report; a store that cannot be reached, to the calls that need it.
+
+    Raises:
+        AdapterError: The adapter refused what it found (the SQL adapter given an
+            ``id_type`` that is not the one ``users.id`` holds).
+    """
+    options = resolve(config)
+    if not options.config_errors:
+        await ready(options)
+
+
 async def session_of(request: Request, config: AuthConfig) -> tuple[JSONValue, list[Cookie]]:
     """The session of ``request``, as ``GET <base>/session`` would answer it, and the
     session cookies to send back; for integrations reading the session on the app's behalf.

@@ -51,6 +51,7 @@ from authui import (
     Password,
     SessionOptions,
     Theme,
+    prepare,
 )
 from authui.adapters import AdapterUser
 from authui.adapters.from_url import adapter_from_url
@@ -207,7 +208,10 @@ async def seed_demo_user() -> None:
     """Store the demo user, so that signing in finds it (and it is not a new user).
 
     Several processes may start together on one database: whichever stores the user
-    first wins, and the others find it there."""
+    first wins, and the others find it there. First the adapter learns its database
+    (``prepare``), so that what it lacks is logged at start-up: the configurations are
+    picked per request, which the integration cannot do for us."""
+    await prepare(CONFIGS[("default", "auto")])
     record = USERS["demo"]
     if await ADAPTER.get_user(record["id"]) is None:
         user = AdapterUser(id=record["id"], email=record["email"], name=record["name"])

@@ -20,9 +20,10 @@ from typing import Any
 from jinja2 import Environment
 
 from authui.config import AuthConfig
+from authui.core import prepare
 from authui.env import DEFAULT_BASE_PATH, set_env_defaults
 from authui.errors import AuthError
-from authui.options import aclose, ready, resolve
+from authui.options import aclose, resolve
 
 ConfigSource = AuthConfig | Callable[[Any], AuthConfig | Awaitable[AuthConfig]]
 """A configuration, or a function of the request returning one (sync or async)."""
@@ -111,13 +112,10 @@ class Integration:
         static = self.static
         if static is None:
             return
-        options = resolve(static)
-        if options.config_errors:
-            return
         try:
-            await ready(options)
+            await prepare(static)
         except AuthError as error:
-            options.logger.error(error)
+            resolve(static).logger.error(error)
 
     async def aclose(self) -> None:
         """Close the adapters authui made from database URLs for this app's

@@ -24,6 +24,7 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 import pytest
+from quart import Quart
 from sqlalchemy import inspect, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
@@ -36,6 +37,7 @@ from authui.options import ready, resolve
 from authui.providers.email import EmailProvider
 from authui.providers.password import Password
 from authui.providers.webauthn import Passkey
+from authui.quart import AuthUI
 from authui.testing import AuthClient
 from tests.actions.test_webauthn import APP, register, sets_session
 from tests.conftest import make_config
@@ -334,3 +336,18 @@ async def test_a_two_step_policy_fails_closed_without_its_tables(
         assert (await client.get("session")).data() is None
     finally:
         await resolve(config).config.adapter.close()
+
+
+async def test_the_integration_says_so_when_the_app_starts(
+    database: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Before any request: the Quart app's start-up readies the adapter and logs what the
+    database lacks."""
+    app = Quart(__name__)
+    AuthUI(app, email_config(database, Outbox(), Password()))
+    await app.startup()
+    try:
+        assert warned(caplog, "database-tables-missing")
+        assert any("Password accounts cannot work" in line for line in errors(caplog))
+    finally:
+        await app.shutdown()
