@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import IO
 
 from tests.peers.availability import peer_missing
+from tests.peers.servers import stop
 
 PEER_DIR = Path(__file__).resolve().parent / "authjs"
 SCRIPT = PEER_DIR / "pages.mjs"
@@ -64,12 +65,7 @@ def authjs_pages() -> Iterator[str]:
             assert process.stdout is not None
             yield wait_for_ready(process, process.stdout, log)
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop(process)
             if process.stdout is not None:
                 process.stdout.close()
 

@@ -23,14 +23,13 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.error
-import urllib.request
 from collections.abc import AsyncIterator, Iterator, Mapping
 from pathlib import Path
 
 from aiohttp import ClientSession, DummyCookieJar, web
 from multidict import CIMultiDict
+
+from tests.peers.servers import stop, wait_until_up
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "nextjs-fastapi"
@@ -40,7 +39,6 @@ API_APP = "main:app"
 NEXT = WEB / "node_modules" / "next" / "dist" / "bin" / "next"
 INSTALL_TIMEOUT = 300.0
 BUILD_TIMEOUT = 300.0
-START_TIMEOUT = 60.0
 HOP_BY_HOP = frozenset(
     {
         "connection",
@@ -122,25 +120,6 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def wait_for(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    """Wait until ``url`` answers at all; fail with the log if the process exits first or
-    ``START_TIMEOUT`` passes."""
-    deadline = time.monotonic() + START_TIMEOUT
-    while True:
-        if process.poll() is not None:
-            raise RuntimeError(f"{url}: exited ({process.returncode}):\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(url, timeout=5):  # noqa: S310
-                return
-        except urllib.error.HTTPError:
-            return
-        except (urllib.error.URLError, OSError):
-            pass
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"{url} did not answer in time:\n{log.read_text()}")
-        time.sleep(0.1)
-
-
 @contextlib.contextmanager
 def _process(
     command: list[str],
@@ -163,15 +142,10 @@ def _process(
                 pass_fds=pass_fds,
             )
         try:
-            wait_for(ready, process, log)
+            wait_until_up(ready, process, log)
             yield
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop(process)
 
 
 @contextlib.contextmanager

@@ -38,6 +38,7 @@ from typing import IO, Any, Literal
 import httpx
 
 from tests.peers.availability import peer_missing
+from tests.peers.servers import stop
 
 PEER_DIR = Path(__file__).resolve().parent / "oidcprovider"
 SCRIPT = PEER_DIR / "server.mjs"
@@ -202,12 +203,7 @@ class OIDCProvider:
         if process is None:
             return
         if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop(process)
         if process.stdout is not None:
             process.stdout.close()
 

@@ -12,7 +12,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO, Any, Literal
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 30.0
@@ -64,28 +64,35 @@ def asgi_servers(
                 started.append((process, f"http://127.0.0.1:{listener.getsockname()[1]}", log))
             stack.close()  # the children hold the listening sockets now
             for process, url, log in started:
-                wait_until_up(url, process, log)
+                wait_until_up(url + "/auth/providers", process, log)
             yield [url for _, url, _ in started]
         finally:
             for process, _, _ in started:
                 process.terminate()
             for process, _, _ in started:
-                try:
-                    process.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+                stop(process)
+
+
+def stop(process: subprocess.Popen[Any]) -> None:
+    """Stop ``process``: terminated (again, if it was already), killed if it is still
+    there after ten seconds, and waited for."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def wait_until_up(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
-    """Wait until ``url`` answers ``/auth/providers``; fail with the server's log if it
-    exits or takes longer than ``START_TIMEOUT``."""
+    """Wait until ``url`` (a server's providers route) answers 200; fail with the server's
+    log if it exits or takes longer than ``START_TIMEOUT``."""
     deadline = time.monotonic() + START_TIMEOUT
     while True:
         if server.poll() is not None:
             raise RuntimeError(f"{url} exited ({server.returncode}):\n{log.read_text()}")
         try:
-            with urllib.request.urlopen(url + "/auth/providers", timeout=2) as answer:  # noqa: S310
+            with urllib.request.urlopen(url, timeout=2) as answer:  # noqa: S310
                 if answer.status == 200:
                     return
         except (urllib.error.URLError, OSError):
