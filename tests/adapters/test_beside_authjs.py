@@ -282,16 +282,22 @@ asyncio.run(main())
 """
 
 
-def test_the_demo_starts_on_a_database_auth_js_made(postgres_url: str) -> None:
+@pytest.mark.parametrize("server", ["postgres", "mariadb"])
+def test_the_demo_starts_on_a_database_auth_js_made(
+    server: str, request: pytest.FixtureRequest
+) -> None:
     """``AUTH_DATABASE_URL`` at Auth.js's tables alone (``SERIAL`` ids): the demo starts,
     its demo user signs in, and the start-up log names what needs authui's tables."""
-    with authjs_database(postgres_url) as url:
+    with authjs_database(request.getfixturevalue(f"{server}_url")) as url:
+        # as an Auth.js app's environment has it: no SQLAlchemy driver named
+        plain = url.replace("postgresql+asyncpg://", "postgres://").replace(
+            "mysql+asyncmy://", "mysql://"
+        )
         env = {k: v for k, v in os.environ.items() if not k.startswith("AUTH_")}
         env |= {
             "AUTH_URL": "http://127.0.0.1:5077",
             "AUTH_SECRET": secrets.token_urlsafe(32),
-            # as an Auth.js app's environment has it: no SQLAlchemy driver named
-            "AUTH_DATABASE_URL": url.replace("postgresql+asyncpg://", "postgres://"),
+            "AUTH_DATABASE_URL": plain,
         }
         ran = subprocess.run(
             [sys.executable, "-c", DEMO],
