@@ -29,6 +29,11 @@ session versions, passkey names and security events. The methods of password acc
 multi-factor authentication keep the records of ``authui.adapters.factors``: password
 hashes, MFA enrolments (TOTP, passkey as second factor), recovery codes and trusted
 browsers. ``OPTIONAL_METHODS`` names every optional method.
+
+An adapter may also say what its data store can serve: ``prepare()`` is awaited once before
+authui's first call, and ``unavailable(method)`` then names why a method it has cannot run
+(the SQL adapter on a database without that method's table); ``AdapterCalls`` treats such
+a method as missing.
 """
 
 from __future__ import annotations
