@@ -10,6 +10,7 @@ Auth.js's tables as they are. On PostgreSQL and MariaDB, and on PostgreSQL besid
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import logging
@@ -17,7 +18,7 @@ import os
 import secrets
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,18 @@ def email_config(url: str, outbox: Outbox, *more: Any) -> AuthConfig:
     )
 
 
+@contextlib.asynccontextmanager
+async def email_site(database: str, **changes: Any) -> AsyncIterator[tuple[AuthClient, Outbox]]:
+    """A browser on an email sign-in site over ``database`` (``changes`` made to its
+    configuration) and its outbox; the adapter made from the URL is closed afterwards."""
+    outbox = Outbox()
+    config = dataclasses.replace(email_config(database, outbox), **changes)
+    try:
+        yield AuthClient(config, origin=APP), outbox
+    finally:
+        await resolve(config).config.adapter.close()
+
+
 async def tables_in(url: str) -> set[str]:
     engine = create_async_engine(url)
     try:
@@ -105,10 +118,7 @@ def errors(caplog: pytest.LogCaptureFixture) -> list[str]:
 async def test_sessions_and_email_sign_in_work_on_auth_js_tables_alone(
     database: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    outbox = Outbox()
-    config = email_config(database, outbox)
-    client = AuthClient(config, origin=APP)
-    try:
+    async with email_site(database) as (client, outbox):
         done = await sign_in_by_email(client, outbox, "ada@example.com")
         assert done.status == 302
         assert (
@@ -118,7 +128,7 @@ async def test_sessions_and_email_sign_in_work_on_auth_js_tables_alone(
         session = (await client.get("session")).data()
         assert session["user"]["email"] == "ada@example.com"
         # The second sign-in finds the user the database numbered.
-        again = AuthClient(config, origin=APP)
+        again = AuthClient(client.config, origin=APP)
         assert (await sign_in_by_email(again, outbox, "ada@example.com")).header(
             "location"
         ) == f"{APP}/home"
@@ -127,8 +137,6 @@ async def test_sessions_and_email_sign_in_work_on_auth_js_tables_alone(
         assert out.status == 302
         assert (await client.get("session")).data() is None
         assert (await again.get("session")).data()["user"]["email"] == "ada@example.com"
-    finally:
-        await resolve(config).config.adapter.close()
     assert warned(caplog, "database-tables-missing")
     assert errors(caplog) == []  # nothing configured here needs authui's tables
     assert await tables_in(database) == set(AUTHJS_TABLES)  # nothing was added
@@ -197,18 +205,13 @@ async def test_adopting_adds_authuis_tables_in_one_command(
     assert (result.adopted, result.after) == (True, LATEST_VERSION)
     assert set(AUTHJS_TABLES) < await tables_in(database)
     caplog.clear()
-    outbox = Outbox()
-    config = email_config(database, outbox)
-    client = AuthClient(config, origin=APP)
-    try:
+    async with email_site(database) as (client, outbox):
         done = await sign_in_by_email(client, outbox, "ada@example.com")
         assert done.status == 302
-        calls = resolve(config).adapter
+        calls = resolve(client.config).adapter
         assert calls is not None
         assert calls.has("increment_rate_limit")  # the limits are shared now
         assert calls.has("list_user_sessions")
-    finally:
-        await resolve(config).config.adapter.close()
     assert not warned(caplog, "database-tables-missing")
 
 
@@ -329,19 +332,14 @@ async def test_a_two_step_policy_fails_closed_without_its_tables(
     def everyone(**_: Any) -> bool:
         return True
 
-    outbox = Outbox()
-    config = dataclasses.replace(email_config(database, outbox), mfa=MfaOptions(policy=everyone))
-    client = AuthClient(config, origin=APP)
-    try:
-        await ready(resolve(config))
+    async with email_site(database, mfa=MfaOptions(policy=everyone)) as (client, outbox):
+        await ready(resolve(client.config))
         [logged] = errors(caplog)
         assert "A two-step verification policy cannot work" in logged
         assert "authui_mfa" in logged
         done = await sign_in_by_email(client, outbox, "ada@example.com")
         assert "error=Configuration" in str(done.header("location"))
         assert (await client.get("session")).data() is None
-    finally:
-        await resolve(config).config.adapter.close()
 
 
 async def test_the_integration_says_so_when_the_app_starts(

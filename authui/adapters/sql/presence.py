@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from sqlalchemy import Connection, Integer, inspect
+from sqlalchemy.engine import Inspector
 
 from authui.adapters.sql.schema import IdType, Tables
 
@@ -97,10 +98,15 @@ def survey(conn: Connection, tables: Tables) -> Survey:
         for field in Tables.__dataclass_fields__
         if field != "metadata" and getattr(tables, field).name.lower() not in existing
     )
-    id_type: IdType | None = None
-    if "users" not in absent:
-        users = tables.users
-        for column in inspector.get_columns(users.name, schema=users.schema):
-            if column["name"].lower() == users.c.id.name.lower():
-                id_type = "integer" if isinstance(column["type"], Integer) else "text"
-    return Survey(id_type, absent)
+    return Survey(None if "users" in absent else users_id_type(inspector, tables), absent)
+
+
+def users_id_type(inspector: Inspector, tables: Tables) -> IdType | None:
+    """Whether ``users.id`` holds integers or text; ``None`` if there is no such column."""
+    users = tables.users
+    if not inspector.has_table(users.name, schema=users.schema):
+        return None
+    for column in inspector.get_columns(users.name, schema=users.schema):
+        if column["name"].lower() == users.c.id.name.lower():
+            return "integer" if isinstance(column["type"], Integer) else "text"
+    return None

@@ -4,11 +4,11 @@ before ``SchemaMigrator.init(adopt=True)`` records them as version 1."""
 
 from __future__ import annotations
 
-from sqlalchemy import Connection, Integer, Table, inspect
-from sqlalchemy.engine import Inspector
+from sqlalchemy import Connection, Table, inspect
 
 from authui.adapters.sql.migrations.reports import MigrationError
 from authui.adapters.sql.naming import AUTHJS_COLUMNS
+from authui.adapters.sql.presence import users_id_type
 from authui.adapters.sql.schema import IdType, Tables
 
 #: Tables an existing database must have to be adopted (Auth.js's schema before passkeys
@@ -61,17 +61,6 @@ def check_adoptable(
             f'SQLAlchemyAdapter(..., id_type="{found_type}") in the app)'
         )
     return missing_optional
-
-
-def users_id_type(inspector: Inspector, tables: Tables) -> IdType | None:
-    """Whether ``users.id`` holds integers or text; ``None`` if there is no such column."""
-    users = tables.users
-    if not inspector.has_table(users.name, schema=users.schema):
-        return None
-    for column in inspector.get_columns(users.name, schema=users.schema):
-        if column["name"].lower() == users.c.id.name.lower():
-            return "integer" if isinstance(column["type"], Integer) else "text"
-    return None
 
 
 def _fold(name: str, exact: bool) -> str:
