@@ -43,10 +43,12 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from types import TracebackType
 from typing import Any, Literal, Protocol, Self, TypedDict
 
 from authui.adapters.outages import adapter_failure
+from authui.adapters.to_the_end import to_the_end
 from authui.errors import MissingAdapter, MissingAdapterMethods
 from authui.logger import Logger
 
@@ -454,6 +456,7 @@ class AdapterCalls:
     """How authui calls an adapter: a missing method is a clear ``MissingAdapterMethods``
     naming it and what needs it; a failing one is re-raised as ``ServiceUnavailable`` when
     its data store is unreachable (``authui.adapters.outages``), else as ``AdapterError``;
+    each call runs to its end though its request is cancelled (``authui.adapters.to_the_end``);
     with ``debug`` every call is logged as ``adapter_<method>``.
     """
 
@@ -476,7 +479,7 @@ class AdapterCalls:
             prepare = getattr(self._adapter, "prepare", None)
             if callable(prepare):
                 try:
-                    await prepare()
+                    await to_the_end(prepare(), partial(self._failed_unheard, "prepare", ()))
                 except Exception as exc:
                     raise adapter_failure(exc, "prepare", ()) from exc
             self.prepared = True
@@ -507,9 +510,13 @@ class AdapterCalls:
         if self._debug:
             self._logger.debug(f"adapter_{method}", {"args": [type(a).__name__ for a in args]})
         try:
-            return await function(*args)
+            return await to_the_end(function(*args), partial(self._failed_unheard, method, args))
         except Exception as exc:
             raise adapter_failure(exc, method, args) from exc
+
+    def _failed_unheard(self, method: str, args: tuple[Any, ...], exc: Exception) -> None:
+        """Log the failure of a call whose request was cancelled while it ran."""
+        self._logger.error(adapter_failure(exc, method, args))
 
 
 def require_adapter(adapter: AdapterCalls | None, needed_for: str) -> AdapterCalls:
