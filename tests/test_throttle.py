@@ -21,6 +21,7 @@ from authui import Experimental, throttle
 from authui.actions import throttling
 from authui.actions.throttling import counter_for
 from authui.adapters.memory import MemoryAdapter
+from authui.errors import TooManyAttempts
 from authui.http import Response
 from authui.mail.limits import SendLimits
 from authui.mail.message import VerificationEmail
@@ -160,6 +161,45 @@ async def test_a_success_beside_other_sign_ins_of_the_account_counts_none_as_fai
     await first.succeeded()
     await third.start()
     assert seen[-1] <= 2  # the second and the third, in flight; nothing failed
+
+
+async def test_a_window_ending_between_an_attempts_two_counts_refuses_no_busy_client(
+    rate_limit_clock: RateLimitClock,
+) -> None:
+    """A client with many successful sign-ins in a minute (an office behind one address, a
+    benchmark): when the minute ends between an attempt's count of attempts and its count of
+    marks, the two land in different windows. Taken together they made every success of the
+    old minute a failure, and the sign-in was refused with 429."""
+
+    class MinuteEndsAfterAttempts(LocalCounter):
+        ending = False
+
+        async def increment(self, key: str, window_seconds: int) -> int:
+            count = await super().increment(key, window_seconds)
+            if self.ending and key.endswith(":a"):
+                self.ending = False
+                rate_limit_clock.now = (rate_limit_clock.now // 60 + 1) * 60
+            return count
+
+    counter = MinuteEndsAfterAttempts()
+
+    def attempt() -> throttling.Attempt:
+        started = throttling.Attempt(counter)
+        started.client = throttling.Counted("credentials", "client", "192.0.2.1", Limit(10, 60))
+        return started
+
+    for _ in range(50):
+        succeeding = attempt()
+        await succeeding.start()
+        await succeeding.succeeded()
+    counter.ending = True
+    await attempt().start()  # in flight across the minute's end: not refused
+    # the new minute counts failures from there, with one to spare: that attempt's first
+    # mark may have landed in it
+    for _ in range(10):
+        await attempt().start()
+    with pytest.raises(TooManyAttempts):
+        await attempt().start()
 
 
 async def test_api_clients_get_429_json_with_retry_after() -> None:

@@ -94,10 +94,23 @@ class Attempt:
         for counted in (self.client, self.account):
             if counted is None:
                 continue
-            attempts = await self.counter.increment(counted.key + ":a", counted.limit.window)
-            marks = await self.counter.increment(counted.key + ":m", counted.limit.window)
+            attempts, marks = await self._count(counted)
             self.counted.append(counted)
             _over(counted, 2 * attempts - marks)
+
+    async def _count(self, counted: Counted) -> tuple[int, int]:
+        """The attempts and the marks of ``counted``'s window, this attempt counted on
+        both. When the window ends between the two counts, they belong to different
+        windows (2a - m would be all of the old window's successes), so both are counted
+        again in the new one, which then holds one mark too many: a client may fail once
+        more at a window's end, rather than a busy one be refused for its successes."""
+        seconds = counted.limit.window
+        while True:
+            window = RateLimitWindow.current(seconds).number
+            attempts = await self.counter.increment(counted.key + ":a", seconds)
+            marks = await self.counter.increment(counted.key + ":m", seconds)
+            if RateLimitWindow.current(seconds).number == window:
+                return attempts, marks
 
     async def succeeded(self) -> None:
         """The sign-in succeeded: it is no failure; the account's count starts again."""
