@@ -18,9 +18,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+_left: set[asyncio.Future[Any]] = set()
+"""Calls whose caller was cancelled, until they end: the event loop holds its tasks only
+weakly, and nothing else may hold these."""
 
 
 async def to_the_end(call: Awaitable[T], on_failure: Callable[[Exception], None]) -> T:
@@ -30,6 +34,8 @@ async def to_the_end(call: Awaitable[T], on_failure: Callable[[Exception], None]
     try:
         return await asyncio.shield(task)
     except asyncio.CancelledError:
+        _left.add(task)
+        task.add_done_callback(_left.discard)
         task.add_done_callback(lambda done: _report(done, on_failure))
         raise
 
