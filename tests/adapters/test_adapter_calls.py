@@ -102,8 +102,9 @@ async def test_a_cancelled_caller_leaves_the_call_to_finish_and_sqlite_unlocked(
     tmp_path: Path,
 ) -> None:
     """A request cancelled at any point of a write (its client left) lets the write finish:
-    the token is stored, and the database's write lock is free for the next one. SQLAlchemy gave up
-    a connection cancelled mid-transaction without ending it, and SQLite stayed locked."""
+    the token is stored, and the database's write lock is free for the next one. SQLAlchemy
+    gave up a connection cancelled mid-transaction without ending it, and SQLite stayed
+    locked."""
     database = tmp_path / "app.db"
     async with SQLAlchemyAdapter(f"sqlite+aiosqlite:///{database}") as adapter:
         await adapter.create_all()
